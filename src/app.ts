@@ -1,0 +1,74 @@
+import { Elysia } from "elysia";
+import type { Config } from "./config";
+import type { Db } from "./db";
+import { systemClock, type Clock } from "./lib/clock";
+import { AppError } from "./lib/errors";
+import { errorHandler } from "./lib/http";
+import { authModule } from "./modules/auth";
+import { Identity } from "./modules/auth/service";
+import { botsModule } from "./modules/bots";
+import { Bots } from "./modules/bots/service";
+import { creditsModule } from "./modules/credits";
+import { Accounts } from "./modules/credits/service";
+import { docsModule } from "./modules/docs";
+import { healthModule } from "./modules/health";
+import type { AuthOptions } from "./plugins/auth";
+
+export interface AppDeps {
+  db: Db;
+  dbKind: "postgres" | "pglite";
+  config: Config;
+  jwtSecret: string;
+  clock?: Clock;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface Services {
+  identity: Identity;
+  bots: Bots;
+  accounts: Accounts;
+  clock: Clock;
+}
+
+const defaultLog = (message: string, error?: unknown) => console.error(`[poker] ${message}`, error ?? "");
+
+export function createServices(deps: AppDeps): Services {
+  const clock = deps.clock ?? systemClock;
+  const { config, db } = deps;
+  return {
+    clock,
+    identity: new Identity(db, clock, { memoryCost: config.passwordMemoryCostKiB, timeCost: config.passwordTimeCost }),
+    bots: new Bots(db, clock),
+    accounts: new Accounts({
+      db,
+      clock,
+      faucetAmount: config.faucetAmount,
+      faucetCooldownMs: config.faucetCooldownMs,
+      idleMs: config.accountIdleMs,
+      log: deps.log ?? defaultLog,
+    }),
+  };
+}
+
+/** Composes the feature modules. Never listens: tests call `app.handle`, main.ts calls `listen`. */
+export function createApp(deps: AppDeps) {
+  const services = createServices(deps);
+  const auth: AuthOptions = { secret: deps.jwtSecret, clock: services.clock, ttlSeconds: deps.config.tokenTtlSeconds };
+  const maxBodyBytes = deps.config.maxBodyBytes;
+  const app = new Elysia({ normalize: false })
+    .use(errorHandler(deps.log ?? defaultLog))
+    .onRequest(({ request }) => {
+      const length = Number(request.headers.get("content-length") ?? 0);
+      if (length > maxBodyBytes) {
+        throw new AppError(413, "PAYLOAD_TOO_LARGE", `Request bodies are limited to ${maxBodyBytes} bytes`);
+      }
+    })
+    .use(docsModule())
+    .use(healthModule(deps.dbKind))
+    .use(authModule(services.identity, auth))
+    .use(botsModule(services.bots, auth))
+    .use(creditsModule(deps.db, services.accounts, auth));
+  return Object.assign(app, { services });
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,118 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const money = (name: string) => bigint(name, { mode: "number" });
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** Service-wide settings that must survive restarts (e.g. the generated JWT secret). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
+export const developers = pgTable(
+  "developers",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name"),
+    passwordHash: text("password_hash").notNull(),
+    balance: money("balance").notNull().default(sql`0`),
+    lastFaucetAt: instant("last_faucet_at"),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("developers_email_key").on(t.email), check("developers_balance_non_negative", sql`${t.balance} >= 0`)],
+);
+
+export const bots = pgTable(
+  "bots",
+  {
+    id: text("id").primaryKey(),
+    developerId: text("developer_id")
+      .notNull()
+      .references(() => developers.id),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    strategy: text("strategy"),
+    apiKeyHash: text("api_key_hash").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("bots_developer_name_key").on(t.developerId, t.name),
+    uniqueIndex("bots_api_key_hash_key").on(t.apiKeyHash),
+  ],
+);
+
+export const TRANSACTION_TYPES = ["faucet", "buy_in", "cashout"] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/**
+ * The ledger. `seq` is the order in which rows were committed for a developer: every row is
+ * written while that developer's balance row is locked by the guarded UPDATE, so per developer
+ * seq order is balance-change order, which is what `balance_after` chains along.
+ */
+export const transactions = pgTable(
+  "transactions",
+  {
+    seq: bigserial("seq", { mode: "number" }).notNull().unique(),
+    id: text("id").primaryKey(),
+    developerId: text("developer_id")
+      .notNull()
+      .references(() => developers.id),
+    type: text("type", { enum: TRANSACTION_TYPES }).notNull(),
+    amount: money("amount").notNull(),
+    balanceAfter: money("balance_after").notNull(),
+    botId: text("bot_id"),
+    tableId: text("table_id"),
+    matchId: text("match_id"),
+    seatId: text("seat_id"),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [
+    index("transactions_developer_order_idx").on(t.developerId, t.createdAt, t.id),
+    check("transactions_type_valid", sql`${t.type} in ('faucet', 'buy_in', 'cashout')`),
+    check(
+      "transactions_amount_sign",
+      sql`(${t.type} = 'faucet' and ${t.amount} > 0) or (${t.type} = 'buy_in' and ${t.amount} < 0) or (${t.type} = 'cashout' and ${t.amount} >= 0)`,
+    ),
+    check("transactions_balance_after_non_negative", sql`${t.balanceAfter} >= 0`),
+  ],
+);
+
+/**
+ * Chips a bot holds at a table. A seat is opened in the same database transaction as its
+ * buy_in row and closed in the same transaction as its cashout row, so at every committed
+ * instant: sum(balances) + sum(chips of open seats) = sum(faucet grants).
+ */
+export const seats = pgTable(
+  "seats",
+  {
+    id: text("id").primaryKey(),
+    developerId: text("developer_id")
+      .notNull()
+      .references(() => developers.id),
+    botId: text("bot_id"),
+    tableId: text("table_id"),
+    buyIn: money("buy_in").notNull(),
+    chips: money("chips").notNull(),
+    status: text("status", { enum: ["open", "closed"] }).notNull(),
+    cashout: money("cashout"),
+    openedAt: instant("opened_at").notNull(),
+    closedAt: instant("closed_at"),
+  },
+  (t) => [
+    uniqueIndex("seats_one_open_seat_per_bot").on(t.botId).where(sql`${t.status} = 'open' and ${t.botId} is not null`),
+    index("seats_table_idx").on(t.tableId),
+    check("seats_chips_non_negative", sql`${t.chips} >= 0`),
+    check("seats_status_valid", sql`${t.status} in ('open', 'closed')`),
+  ],
+);

@@ -1,0 +1,96 @@
+import { Elysia, t, type TSchema } from "elysia";
+import { AppError, errorBody, type ErrorCode } from "./errors";
+
+/** SPEC §8 error body, for OpenAPI. */
+export const ErrorResponse = t.Object(
+  {
+    error: t.Object({
+      code: t.String({ description: "SCREAMING_SNAKE error code", examples: ["VALIDATION_ERROR"] }),
+      message: t.String({ description: "For humans" }),
+      details: t.Optional(t.Unknown({ description: "Machine-readable specifics, e.g. the invalid field" })),
+    }),
+  },
+  { $id: "#/components/schemas/Error", title: "Error", additionalProperties: true },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "VALIDATION_ERROR: a field is missing, extra, of the wrong type or out of range (details name it), or the JSON is malformed",
+  401: "UNAUTHORIZED: missing, malformed, forged or expired token / credentials",
+  402: "INSUFFICIENT_BALANCE: the developer's balance does not cover the amount",
+  403: "FORBIDDEN: the resource belongs to another developer",
+  404: "NOT_FOUND: the resource does not exist",
+  409: "CONFLICT (or a specific code such as EMAIL_TAKEN, BOT_NAME_TAKEN, BOT_ALREADY_SEATED, TABLE_FULL)",
+  413: "PAYLOAD_TOO_LARGE: the request body exceeds the limit",
+  429: "FAUCET_COOLDOWN or RATE_LIMITED; see the Retry-After header",
+  500: "INTERNAL: unexpected failure (no internals are revealed)",
+};
+
+/** Response map entries for the error statuses a route can answer, each with the §8 body. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const entries: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    entries[status] = t.Ref("#/components/schemas/Error", { description: ERROR_DESCRIPTIONS[status] }) as TSchema;
+  }
+  return entries;
+}
+
+/**
+ * An integer in a query string. Elysia reports a coerced query value that is out of range
+ * without its path, so the field name travels in the schema's title.
+ */
+export function queryInteger(name: string, options: { minimum: number; maximum: number; default?: number; description?: string }) {
+  return t.Integer({ ...options, title: name });
+}
+
+function validationDetails(error: unknown): { field: string; message: string; errors?: unknown[] } {
+  const all = ((error as { all?: Array<{ path?: string; message?: string; summary?: string }> }).all ?? []).slice(0, 10);
+  const first = all[0];
+  const titled = (error as { validator?: { title?: unknown } }).validator?.title;
+  const field =
+    (first?.path ?? "").replace(/^\//, "").replaceAll("/", ".") || (typeof titled === "string" ? titled : "(body)");
+  return {
+    field,
+    message: first?.summary ?? first?.message ?? "Invalid value",
+    errors: all.map((e) => ({ field: (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "(body)", message: e.summary ?? e.message })),
+  };
+}
+
+function jsonError(status: number, code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>) {
+  return new Response(JSON.stringify(errorBody(code, message, details)), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/**
+ * The one error path: our AppErrors, Elysia's validation/parse/not-found errors and anything
+ * unexpected all leave as SPEC §8 bodies. Unexpected errors are logged, never echoed.
+ */
+export function errorHandler(log: (message: string, error?: unknown) => void) {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set }) => {
+    if (error instanceof AppError) {
+      return new Response(JSON.stringify(error.toBody()), {
+        status: error.status,
+        headers: { "content-type": "application/json", ...error.headers },
+      });
+    }
+    switch (code) {
+      case "VALIDATION": {
+        const details = validationDetails(error);
+        return jsonError(400, "VALIDATION_ERROR", `Invalid ${details.field}: ${details.message}`, details);
+      }
+      case "PARSE":
+        return jsonError(400, "VALIDATION_ERROR", "The request body is not valid JSON", { field: "(body)" });
+      case "NOT_FOUND":
+        return jsonError(404, "NOT_FOUND", "No such route");
+      case "INVALID_COOKIE_SIGNATURE":
+        return jsonError(400, "VALIDATION_ERROR", "Invalid cookie");
+    }
+    const status = typeof (error as { status?: unknown }).status === "number" ? (error as { status: number }).status : 500;
+    if (status === 413) return jsonError(413, "PAYLOAD_TOO_LARGE", "The request body is too large");
+    if (status >= 400 && status < 500) return jsonError(status, "VALIDATION_ERROR", "Bad request");
+    log("unexpected error", error);
+    set.status = 500;
+    return jsonError(500, "INTERNAL", "Something went wrong on our side");
+  });
+}

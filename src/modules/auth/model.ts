@@ -1,0 +1,35 @@
+import { t } from "elysia";
+
+export const Developer = t.Object(
+  {
+    developerId: t.String({ examples: ["dev_01jx8m2k3n4p5q6r7s8t9v0w1x"] }),
+    email: t.String({ format: "email" }),
+    name: t.Union([t.String(), t.Null()]),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  { title: "Developer" },
+);
+
+export const RegisterBody = t.Object(
+  {
+    email: t.String({ format: "email", maxLength: 254, description: "Unique, compared case-insensitively" }),
+    password: t.String({ minLength: 8, maxLength: 128 }),
+    name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const RegisterResponse = t.Object({ developer: Developer, token: t.String() });
+
+export const LoginBody = t.Object(
+  {
+    email: t.String({ maxLength: 254 }),
+    password: t.String({ maxLength: 128 }),
+  },
+  { additionalProperties: false },
+);
+
+export const LoginResponse = t.Object({
+  token: t.String({ description: "Send as `Authorization: Bearer <token>`" }),
+  expiresAt: t.String({ format: "date-time" }),
+});

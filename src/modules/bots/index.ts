@@ -1,0 +1,49 @@
+import { Elysia, t } from "elysia";
+import { errorResponses } from "../../lib/http";
+import { authPlugin, type AuthOptions } from "../../plugins/auth";
+import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, RotatedKey } from "./model";
+import { toBotView, type Bots } from "./service";
+
+export function botsModule(bots: Bots, auth: AuthOptions) {
+  return new Elysia({ name: "module:bots" })
+    .use(authPlugin(auth))
+    .post(
+      "/api/bots",
+      async ({ developerId, body, set }) => {
+        const created = await bots.create(developerId, body);
+        set.status = 201;
+        return created;
+      },
+      {
+        auth: true,
+        body: CreateBotBody,
+        response: { 201: CreatedBot, ...errorResponses(400, 401, 409) },
+        detail: {
+          tags: ["bots"],
+          summary: "Register a bot",
+          description:
+            "Creates a bot owned by the caller. The `apiKey` (pbk_…) is returned only here and on rotate-key; remote bots connect with it to /api/bots/connect. With `strategy`, the service plays the bot itself.",
+        },
+      },
+    )
+    .get("/api/bots", ({ query }) => bots.list(query), {
+      query: BotListQuery,
+      response: { 200: t.Array(Bot), ...errorResponses(400) },
+      detail: {
+        tags: ["bots"],
+        summary: "List all registered bots",
+        description: "Every registered bot, oldest first. Optional `limit`/`offset`; without them the whole list.",
+      },
+    })
+    .get("/api/bots/:botId", async ({ params }) => toBotView(await bots.find(params.botId)), {
+      params: BotParams,
+      response: { 200: Bot, ...errorResponses(400, 404) },
+      detail: { tags: ["bots"], summary: "One bot" },
+    })
+    .post("/api/bots/:botId/rotate-key", ({ developerId, params }) => bots.rotateKey(developerId, params.botId), {
+      auth: true,
+      params: BotParams,
+      response: { 200: RotatedKey, ...errorResponses(400, 401, 403, 404) },
+      detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. The old key stops working at once." },
+    });
+}

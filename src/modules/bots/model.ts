@@ -1,0 +1,56 @@
+import { t } from "elysia";
+import { queryInteger } from "../../lib/http";
+import { queryInteger } from "../../lib/http";
+
+export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
+export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
+
+export const BotId = t.String({ minLength: 1, maxLength: 64, examples: ["bot_01jx8m2k3n4p5q6r7s8t9v0w1x"] });
+
+/** The brief's Bot object, exactly these four fields. */
+export const Bot = t.Object(
+  {
+    botId: t.String(),
+    name: t.String(),
+    description: t.String(),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  { title: "Bot" },
+);
+
+export const CreateBotBody = t.Object(
+  {
+    name: t.String({ minLength: 1, maxLength: 64, description: "Unique among the developer's bots" }),
+    description: t.Optional(t.String({ maxLength: 500 })),
+    strategy: t.Optional(
+      t.UnionEnum([...BUILT_IN_STRATEGIES], {
+        description: "Omit for a remote bot (connects over WebSocket). A built-in strategy is played by the service in process.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedBot = t.Object(
+  {
+    botId: t.String(),
+    name: t.String(),
+    description: t.String(),
+    createdAt: t.String({ format: "date-time" }),
+    strategy: t.Union([t.UnionEnum([...BUILT_IN_STRATEGIES]), t.Null()]),
+    apiKey: t.String({ description: "pbk_… — shown once; the service keeps only its hash" }),
+  },
+  { title: "CreatedBot" },
+);
+
+export const RotatedKey = t.Object({ botId: t.String(), apiKey: t.String({ description: "The new pbk_… key; the old one stops working" }) });
+
+export const BotParams = t.Object({ botId: BotId });
+
+export const BotListQuery = t.Object(
+  {
+    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: 1000 })),
+    offset: t.Optional(queryInteger("offset", { minimum: 0, maximum: 1_000_000_000 })),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,100 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../db";
+import { bots } from "../../db/schema";
+import type { Clock } from "../../lib/clock";
+import { errors } from "../../lib/errors";
+import { newId, newSecret, sha256Hex } from "../../lib/ids";
+import type { BuiltInStrategy } from "./model";
+
+export interface BotView {
+  botId: string;
+  name: string;
+  description: string;
+  createdAt: string;
+}
+
+export interface BotRecord extends BotView {
+  developerId: string;
+  strategy: BuiltInStrategy | null;
+}
+
+function toRecord(row: typeof bots.$inferSelect): BotRecord {
+  return {
+    botId: row.id,
+    developerId: row.developerId,
+    name: row.name,
+    description: row.description,
+    createdAt: row.createdAt.toISOString(),
+    strategy: row.strategy as BuiltInStrategy | null,
+  };
+}
+
+export function toBotView(record: BotRecord): BotView {
+  return { botId: record.botId, name: record.name, description: record.description, createdAt: record.createdAt };
+}
+
+/** Api keys are 256-bit random secrets, so a plain SHA-256 is the right hash: lookups by hash. */
+export function hashApiKey(apiKey: string): string {
+  return sha256Hex(apiKey);
+}
+
+export class Bots {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(developerId: string, input: { name: string; description?: string; strategy?: BuiltInStrategy }) {
+    const apiKey = newSecret("pbk");
+    const now = this.clock.now();
+    const inserted = await this.db
+      .insert(bots)
+      .values({
+        id: newId("bot", now),
+        developerId,
+        name: input.name,
+        description: input.description ?? "",
+        strategy: input.strategy ?? null,
+        apiKeyHash: hashApiKey(apiKey),
+        createdAt: new Date(now),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted.length === 0) {
+      throw errors.conflict("BOT_NAME_TAKEN", "You already have a bot with this name", { field: "name" });
+    }
+    const record = toRecord(inserted[0]);
+    return { ...toBotView(record), strategy: record.strategy, apiKey };
+  }
+
+  async list(page: { limit?: number; offset?: number } = {}): Promise<BotView[]> {
+    let query = this.db.select().from(bots).orderBy(asc(bots.createdAt), asc(bots.id)).$dynamic();
+    if (page.limit !== undefined) query = query.limit(page.limit);
+    if (page.offset !== undefined) query = query.offset(page.offset);
+    return (await query).map((row) => toBotView(toRecord(row)));
+  }
+
+  async find(botId: string): Promise<BotRecord> {
+    const rows = await this.db.select().from(bots).where(eq(bots.id, botId));
+    if (rows.length === 0) throw errors.notFound("Bot");
+    return toRecord(rows[0]);
+  }
+
+  async findOwned(developerId: string, botId: string): Promise<BotRecord> {
+    const bot = await this.find(botId);
+    if (bot.developerId !== developerId) throw errors.forbidden("This bot belongs to another developer");
+    return bot;
+  }
+
+  async findByApiKey(apiKey: string): Promise<BotRecord | undefined> {
+    const rows = await this.db.select().from(bots).where(eq(bots.apiKeyHash, hashApiKey(apiKey)));
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  async rotateKey(developerId: string, botId: string): Promise<{ botId: string; apiKey: string }> {
+    await this.findOwned(developerId, botId);
+    const apiKey = newSecret("pbk");
+    await this.db.update(bots).set({ apiKeyHash: hashApiKey(apiKey) }).where(eq(bots.id, botId));
+    return { botId, apiKey };
+  }
+}

@@ -1,0 +1,42 @@
+import { Elysia, t } from "elysia";
+import type { Db } from "../../db";
+import { errorResponses } from "../../lib/http";
+import { authPlugin, type AuthOptions } from "../../plugins/auth";
+import { Balance, FaucetClaimResult, FaucetCooldown, Transaction, TransactionsQuery } from "./model";
+import type { Accounts } from "./service";
+import { listTransactions } from "./transactions";
+
+export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions) {
+  return new Elysia({ name: "module:credits" })
+    .use(authPlugin(auth))
+    .get("/api/me/balance", ({ developerId }) => accounts.balance(developerId), {
+      auth: true,
+      response: { 200: Balance, ...errorResponses(401) },
+      detail: {
+        tags: ["credits"],
+        summary: "The caller's balance and faucet state",
+        description: "canClaimFaucet true and nextFaucetClaim null when a claim is possible; otherwise false and the time it becomes possible.",
+      },
+    })
+    .post("/api/me/balance/faucet", ({ developerId }) => accounts.claimFaucet(developerId), {
+      auth: true,
+      response: { 200: FaucetClaimResult, 429: FaucetCooldown, ...errorResponses(401) },
+      detail: {
+        tags: ["credits"],
+        summary: "Claim the faucet",
+        description:
+          "Grants FAUCET_AMOUNT (10,000) credits once per FAUCET_COOLDOWN (24 h) and writes a faucet transaction; nextClaimAt = claim time + 24 h. A brand-new developer can claim at once. During cooldown: 429 with Retry-After and a claim result with success false.",
+      },
+    })
+    .get("/api/me/transactions", ({ developerId, query }) => listTransactions(db, developerId, query), {
+      auth: true,
+      query: TransactionsQuery,
+      response: { 200: t.Array(Transaction), ...errorResponses(400, 401) },
+      detail: {
+        tags: ["credits"],
+        summary: "The caller's transactions",
+        description:
+          "Newest first (ties broken by transactionId descending). `limit` default 50, max 500. `before` = a transactionId from a previous page returns the next, older page.",
+      },
+    });
+}

@@ -1,0 +1,68 @@
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { dirname, join } from "node:path";
+import { ErrorResponse } from "../../lib/http";
+
+const SWAGGER_DIST = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
+const ASSETS: Record<string, string> = {
+  "swagger-ui.css": "text/css",
+  "swagger-ui-bundle.js": "text/javascript",
+  "favicon-32x32.png": "image/png",
+};
+
+/** OpenAPI JSON at /swagger/json and Swagger UI at /swagger, its assets served locally (no CDN). */
+export function docsModule() {
+  return new Elysia({ name: "module:docs" })
+    .model({ Error: ErrorResponse })
+    .use(
+      openapi({
+        path: "/swagger",
+        specPath: "/swagger/json",
+        provider: "swagger-ui",
+        swagger: {
+          cdn: "/swagger/assets/swagger-ui-bundle.js",
+          theme: "/swagger/assets/swagger-ui.css",
+          autoDarkMode: false,
+        },
+        exclude: { paths: [/^\/swagger/] },
+        documentation: {
+          info: {
+            title: "Poker Bot Service",
+            version: "0.1.0",
+            description: [
+              "Developers register, claim credits from the faucet, register bots and seat them at no-limit hold'em tables.",
+              "Credits are 1:1 with chips. Every balance change is one database transaction with its ledger row.",
+              "",
+              "Authentication: `POST /api/auth/register` or `/api/auth/login` returns a JWT; send it as `Authorization: Bearer <token>`.",
+              "Every `/api/me/**` route and every write needs it. Reads of public records (bots, tables, matches, stats) do not.",
+              "",
+              "Errors: every error body is `{ error: { code, message, details? } }` — 400 VALIDATION_ERROR (details.field names the field),",
+              "401 UNAUTHORIZED, 402 INSUFFICIENT_BALANCE, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT (or EMAIL_TAKEN, BOT_NAME_TAKEN,",
+              "BOT_ALREADY_SEATED, TABLE_FULL), 413 PAYLOAD_TOO_LARGE, 429 FAUCET_COOLDOWN / RATE_LIMITED (with Retry-After), 500 INTERNAL.",
+              "Request bodies are strict: unknown fields are rejected with 400, never silently dropped.",
+              "",
+              "IDs are opaque strings with a type prefix (dev_, bot_, tbl_, m_, tx_). Amounts are integers. Timestamps are ISO 8601 UTC.",
+            ].join("\n"),
+          },
+          tags: [
+            { name: "health", description: "Liveness" },
+            { name: "identity", description: "Developer accounts and tokens" },
+            { name: "bots", description: "Bot registration and api keys" },
+            { name: "credits", description: "Balance, faucet and the transaction ledger" },
+          ],
+          components: {
+            securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+          },
+        },
+      }),
+    )
+    .get(
+      "/swagger/assets/:file",
+      ({ params }) => {
+        const type = ASSETS[params.file];
+        if (!type) return new Response("Not found", { status: 404 });
+        return new Response(Bun.file(join(SWAGGER_DIST, params.file)), { headers: { "content-type": type } });
+      },
+      { detail: { hide: true } },
+    );
+}

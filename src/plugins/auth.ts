@@ -1,0 +1,56 @@
+import { jwt } from "@elysiajs/jwt";
+import { Elysia } from "elysia";
+import type { Clock } from "../lib/clock";
+import { errors } from "../lib/errors";
+
+export interface AuthOptions {
+  secret: string;
+  clock: Clock;
+  ttlSeconds: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: string;
+}
+
+/** Reads `Authorization: Bearer <token>`; anything else is no token at all. */
+export function bearerToken(header: string | undefined | null): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Developer identity: HS256 JWTs with `sub` = developerId and an `exp` from the injected clock.
+ * Routes opt in with `{ auth: true }` and receive `developerId`. jwt.verify answers false for
+ * every failure (bad signature, alg none, expired, malformed), which we turn into one 401.
+ */
+export function authPlugin(options: AuthOptions) {
+  return new Elysia({ name: "auth" })
+    .use(jwt({ name: "jwt", secret: options.secret, alg: "HS256" }))
+    .derive({ as: "global" }, ({ jwt }) => ({
+      async issueToken(developerId: string): Promise<IssuedToken> {
+        const expiresAtSeconds = Math.floor(options.clock.now() / 1000) + options.ttlSeconds;
+        const token = await jwt.sign({ sub: developerId, exp: expiresAtSeconds });
+        return { token, expiresAt: new Date(expiresAtSeconds * 1000).toISOString() };
+      },
+    }))
+    .macro({
+      auth: {
+        async resolve({ headers, jwt }) {
+          const token = bearerToken(headers.authorization);
+          if (!token) throw errors.unauthorized("Missing bearer token");
+          const payload = await jwt.verify(token, {
+            algorithms: ["HS256"],
+            currentDate: new Date(options.clock.now()),
+          });
+          if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
+            throw errors.unauthorized("Invalid or expired token");
+          }
+          return { developerId: payload.sub };
+        },
+        detail: { security: [{ bearerAuth: [] }] },
+      },
+    });
+}

@@ -1,0 +1,38 @@
+import { createApp, type App } from "./app";
+import type { Config } from "./config";
+import { openDatabase, type Database } from "./db";
+import { ensureJwtSecret } from "./db/settings";
+import type { Clock } from "./lib/clock";
+
+export interface RunningServer {
+  app: App;
+  database: Database;
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Opens the database (running migrations), builds the app and listens. Used by main.ts and tests. */
+export async function startServer(config: Config, options: { clock?: Clock } = {}): Promise<RunningServer> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  const jwtSecret = await ensureJwtSecret(database.db, config.jwtSecret);
+  const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock });
+  // reusePort off: a second process on the same port would silently share traffic (and a PGlite directory).
+  app.listen({ port: config.port, maxRequestBodySize: config.maxBodyBytes, reusePort: false });
+  const port = app.server!.port!;
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    database,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    stop() {
+      stopping ??= (async () => {
+        await app.stop(false);
+        await app.services.accounts.stopAll();
+        await database.close();
+      })();
+      return stopping;
+    },
+  };
+}

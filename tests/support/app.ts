@@ -1,0 +1,81 @@
+import { expect } from "bun:test";
+import { createApp, type App } from "../../src/app";
+import { loadConfig, type Config } from "../../src/config";
+import { openDatabase, type Database } from "../../src/db";
+import { ManualClock } from "../../src/lib/clock";
+import { auditLedger } from "../../src/modules/credits/audit";
+import { createTestDatabase, type TestDatabase } from "./db";
+
+/** Cheap argon2id for tests (the production default is 64 MiB). */
+export const TEST_ENV = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1" };
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ ...TEST_ENV, ...overrides });
+}
+
+export interface Harness {
+  app: App;
+  clock: ManualClock;
+  database: Database;
+  config: Config;
+  call(method: string, path: string, options?: { body?: unknown; token?: string; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  registerDeveloper(email?: string): Promise<{ developerId: string; token: string }>;
+  expectAuditClean(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let emailCounter = 0;
+
+export function harnessFor(app: App, database: Database, clock: ManualClock, config: Config): Omit<Harness, "close"> {
+  const call: Harness["call"] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+  return {
+    app,
+    clock,
+    database,
+    config,
+    call,
+    async registerDeveloper(email = `dev${++emailCounter}_${Math.random().toString(36).slice(2)}@example.com`) {
+      const response = await call("POST", "/api/auth/register", { body: { email, password: "correct horse battery" } });
+      expect(response.status).toBe(201);
+      return { developerId: response.body.developer.developerId, token: response.body.token };
+    },
+    async expectAuditClean() {
+      const report = await auditLedger(database.db);
+      expect(report.problems).toEqual([]);
+      expect(report.ok).toBe(true);
+    },
+  };
+}
+
+/** An app on its own fresh Postgres database, with a manual clock. */
+export async function createHarness(label: string, env: Record<string, string> = {}): Promise<Harness & { testDb: TestDatabase }> {
+  const testDb = await createTestDatabase(label);
+  const config = testConfig({ DATABASE_URL: testDb.url, ...env });
+  const database = await openDatabase({ databaseUrl: testDb.url });
+  const clock = new ManualClock();
+  const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret: "test-secret", clock, log: () => {} });
+  return {
+    ...harnessFor(app, database, clock, config),
+    testDb,
+    async close() {
+      await app.services.accounts.stopAll();
+      await database.close();
+      await testDb.drop();
+    },
+  };
+}
