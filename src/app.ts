@@ -2,8 +2,7 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Db } from "./db";
 import { systemClock, type Clock } from "./lib/clock";
-import { AppError } from "./lib/errors";
-import { errorHandler } from "./lib/http";
+import { errorHandler, payloadTooLarge, readJsonBody } from "./lib/http";
 import { authModule } from "./modules/auth";
 import { Identity } from "./modules/auth/service";
 import { botsModule } from "./modules/bots";
@@ -59,10 +58,9 @@ export function createApp(deps: AppDeps) {
     .use(errorHandler(deps.log ?? defaultLog))
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);
-      if (length > maxBodyBytes) {
-        throw new AppError(413, "PAYLOAD_TOO_LARGE", `Request bodies are limited to ${maxBodyBytes} bytes`);
-      }
+      if (length > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
     })
+    .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
     .use(docsModule())
     .use(healthModule(deps.dbKind))
     .use(authModule(services.identity, auth))

@@ -21,6 +21,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: "NOT_FOUND: the resource does not exist",
   409: "CONFLICT (or a specific code such as EMAIL_TAKEN, BOT_NAME_TAKEN, BOT_ALREADY_SEATED, TABLE_FULL)",
   413: "PAYLOAD_TOO_LARGE: the request body exceeds the limit",
+  415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json",
   429: "FAUCET_COOLDOWN or RATE_LIMITED; see the Retry-After header",
   500: "INTERNAL: unexpected failure (no internals are revealed)",
 };
@@ -32,6 +33,15 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
     entries[status] = t.Ref("#/components/schemas/Error", { description: ERROR_DESCRIPTIONS[status] }) as TSchema;
   }
   return entries;
+}
+
+/**
+ * One of a fixed set of strings. (Elysia's t.UnionEnum, when optional, gets its first value
+ * filled in as a default: an omitted field must stay omitted, so we use literals.)
+ */
+export function oneOf<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+  const literals = values.map((value) => t.Literal(value)) as unknown as [ReturnType<typeof t.Literal<T[number]>>];
+  return t.Union(literals, options);
 }
 
 /**
@@ -55,6 +65,29 @@ function validationDetails(error: unknown): { field: string; message: string; er
   };
 }
 
+export function payloadTooLarge(maxBodyBytes: number): AppError {
+  return new AppError(413, "PAYLOAD_TOO_LARGE", `Request bodies are limited to ${maxBodyBytes} bytes`);
+}
+
+/**
+ * Bodies are JSON only, and bounded. Without a Content-Length (chunked) the size is checked
+ * after reading; the server's own maxRequestBodySize stops the read itself.
+ */
+export async function readJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {
+  const text = await request.text();
+  if (Buffer.byteLength(text) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+  // An empty body (e.g. POST /api/me/balance/faucet) needs no content type; route schemas decide.
+  if (text.trim() === "") return "";
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON (Content-Type: application/json)");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError(400, "VALIDATION_ERROR", "The request body is not valid JSON", { field: "(body)" });
+  }
+}
+
 function jsonError(status: number, code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>) {
   return new Response(JSON.stringify(errorBody(code, message, details)), {
     status,
@@ -67,7 +100,10 @@ function jsonError(status: number, code: ErrorCode, message: string, details?: u
  * unexpected all leave as SPEC §8 bodies. Unexpected errors are logged, never echoed.
  */
 export function errorHandler(log: (message: string, error?: unknown) => void) {
-  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set }) => {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error: thrown, set }) => {
+    // Elysia wraps whatever a body parser throws in a ParseError; ours carry the real answer.
+    const cause = (thrown as { cause?: unknown }).cause;
+    const error = code === "PARSE" && cause instanceof AppError ? cause : thrown;
     if (error instanceof AppError) {
       return new Response(JSON.stringify(error.toBody()), {
         status: error.status,
@@ -86,7 +122,8 @@ export function errorHandler(log: (message: string, error?: unknown) => void) {
       case "INVALID_COOKIE_SIGNATURE":
         return jsonError(400, "VALIDATION_ERROR", "Invalid cookie");
     }
-    const status = typeof (error as { status?: unknown }).status === "number" ? (error as { status: number }).status : 500;
+    const declared = (error as unknown as { status?: unknown }).status;
+    const status = typeof declared === "number" ? declared : 500;
     if (status === 413) return jsonError(413, "PAYLOAD_TOO_LARGE", "The request body is too large");
     if (status >= 400 && status < 500) return jsonError(status, "VALIDATION_ERROR", "Bad request");
     log("unexpected error", error);

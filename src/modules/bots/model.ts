@@ -1,6 +1,5 @@
 import { t } from "elysia";
-import { queryInteger } from "../../lib/http";
-import { queryInteger } from "../../lib/http";
+import { queryInteger, oneOf } from "../../lib/http";
 
 export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
 export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
@@ -23,7 +22,7 @@ export const CreateBotBody = t.Object(
     name: t.String({ minLength: 1, maxLength: 64, description: "Unique among the developer's bots" }),
     description: t.Optional(t.String({ maxLength: 500 })),
     strategy: t.Optional(
-      t.UnionEnum([...BUILT_IN_STRATEGIES], {
+      oneOf([...BUILT_IN_STRATEGIES], {
         description: "Omit for a remote bot (connects over WebSocket). A built-in strategy is played by the service in process.",
       }),
     ),
@@ -37,7 +36,7 @@ export const CreatedBot = t.Object(
     name: t.String(),
     description: t.String(),
     createdAt: t.String({ format: "date-time" }),
-    strategy: t.Union([t.UnionEnum([...BUILT_IN_STRATEGIES]), t.Null()]),
+    strategy: t.Union([oneOf([...BUILT_IN_STRATEGIES]), t.Null()]),
     apiKey: t.String({ description: "pbk_… — shown once; the service keeps only its hash" }),
   },
   { title: "CreatedBot" },

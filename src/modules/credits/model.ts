@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { queryInteger } from "../../lib/http";
+import { queryInteger, oneOf } from "../../lib/http";
 
 /** The brief's Balance object. */
 export const Balance = t.Object(
@@ -41,7 +41,7 @@ export const FaucetCooldown = t.Object(
 export const Transaction = t.Object(
   {
     transactionId: t.String(),
-    type: t.UnionEnum(["faucet", "buy_in", "cashout"]),
+    type: oneOf(["faucet", "buy_in", "cashout"]),
     amount: t.Integer({ description: "faucet: +FAUCET_AMOUNT; buy_in: −buyIn; cashout: +remaining chips (0 when busted)" }),
     balanceAfter: t.Integer({ description: "The developer's balance right after this transaction" }),
     botId: t.Union([t.String(), t.Null()]),

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHarness, type Harness } from "../support/app";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness("bots");
+});
+afterAll(() => h.close());
+
+describe("bots", () => {
+  test("create returns the api key once; list and get show exactly the brief's four fields", async () => {
+    const dev = await h.registerDeveloper();
+    const created = await h.call("POST", "/api/bots", { token: dev.token, body: { name: "Alpha", description: "first" } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      botId: expect.stringMatching(/^bot_/),
+      name: "Alpha",
+      description: "first",
+      createdAt: new Date(h.clock.now()).toISOString(),
+      strategy: null,
+      apiKey: expect.stringMatching(/^pbk_[A-Za-z0-9_-]{43}$/),
+    });
+    const list = await h.call("GET", "/api/bots");
+    expect(list.status).toBe(200);
+    const listed = list.body.find((b: any) => b.botId === created.body.botId);
+    expect(Object.keys(listed).sort()).toEqual(["botId", "createdAt", "description", "name"]);
+    const one = await h.call("GET", `/api/bots/${created.body.botId}`);
+    expect(one.body).toEqual({ botId: created.body.botId, name: "Alpha", description: "first", createdAt: created.body.createdAt });
+    expect(JSON.stringify(list.body)).not.toContain(created.body.apiKey);
+    const stored = await h.app.services.bots.findByApiKey(created.body.apiKey);
+    expect(stored?.botId).toBe(created.body.botId);
+  });
+
+  test("built-in strategies are accepted; unknown ones are 400", async () => {
+    const dev = await h.registerDeveloper();
+    for (const strategy of ["random", "caller", "tight", "raiser"]) {
+      const r = await h.call("POST", "/api/bots", { token: dev.token, body: { name: `b-${strategy}`, strategy } });
+      expect(r.status).toBe(201);
+      expect(r.body.strategy).toBe(strategy);
+    }
+    const bad = await h.call("POST", "/api/bots", { token: dev.token, body: { name: "x", strategy: "gto-solver" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.field).toBe("strategy");
+  });
+
+  test("a name is unique per developer, not across developers", async () => {
+    const a = await h.registerDeveloper();
+    const b = await h.registerDeveloper();
+    expect((await h.call("POST", "/api/bots", { token: a.token, body: { name: "Same" } })).status).toBe(201);
+    const dup = await h.call("POST", "/api/bots", { token: a.token, body: { name: "Same" } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error.code).toBe("BOT_NAME_TAKEN");
+    expect((await h.call("POST", "/api/bots", { token: b.token, body: { name: "Same" } })).status).toBe(201);
+  });
+
+  test("rotate-key: owner only; the old key stops working", async () => {
+    const owner = await h.registerDeveloper();
+    const other = await h.registerDeveloper();
+    const bot = await h.call("POST", "/api/bots", { token: owner.token, body: { name: "Rot" } });
+    const forbidden = await h.call("POST", `/api/bots/${bot.body.botId}/rotate-key`, { token: other.token });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error.code).toBe("FORBIDDEN");
+    const missing = await h.call("POST", `/api/bots/bot_doesnotexist/rotate-key`, { token: owner.token });
+    expect(missing.status).toBe(404);
+    const rotated = await h.call("POST", `/api/bots/${bot.body.botId}/rotate-key`, { token: owner.token });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.apiKey).not.toBe(bot.body.apiKey);
+    expect(await h.app.services.bots.findByApiKey(bot.body.apiKey)).toBeUndefined();
+    expect((await h.app.services.bots.findByApiKey(rotated.body.apiKey))?.botId).toBe(bot.body.botId);
+  });
+
+  test("unknown bot is 404 NOT_FOUND", async () => {
+    const r = await h.call("GET", "/api/bots/bot_nope");
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ error: { code: "NOT_FOUND", message: "Bot not found" } });
+  });
+});
