@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app";
+import { openDatabase } from "../../src/db";
+import { ManualClock } from "../../src/lib/clock";
+import { harnessFor, testConfig, TEST_ENV } from "../support/app";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("embedded PGlite (what a newcomer gets)", () => {
+  test("in-memory PGlite: register → faucet → balance, audit clean", async () => {
+    const database = await openDatabase({ pgliteDir: "memory://" });
+    expect(database.kind).toBe("pglite");
+    const config = testConfig();
+    const clock = new ManualClock();
+    const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret: "s", clock, log: () => {} });
+    const h = harnessFor(app, database, clock, config);
+    try {
+      expect((await h.call("GET", "/health")).body).toEqual({ status: "ok", db: "pglite" });
+      const dev = await h.registerDeveloper();
+      expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).body.newBalance).toBe(10_000);
+      expect((await h.call("GET", "/api/me/balance", { token: dev.token })).body).toMatchObject({ balance: 10_000, canClaimFaucet: false });
+      await h.expectAuditClean();
+    } finally {
+      await app.services.accounts.stopAll();
+      await database.close();
+    }
+  });
+
+  test("the real entry point on a PGlite directory: healthy, keeps data and token across a restart, exits 0 on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pglite-smoke-"));
+    dirs.push(dir);
+    const env = { ...process.env, ...TEST_ENV, PORT: "0", PGLITE_DIR: join(dir, "db"), DATABASE_URL: "" };
+
+    async function boot() {
+      const child = Bun.spawn(["bun", "src/main.ts"], { cwd: join(import.meta.dir, "../.."), env, stdout: "pipe", stderr: "pipe" });
+      const reader = child.stdout.getReader();
+      let output = "";
+      while (!/listening on (\S+)/.test(output)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`server exited early: ${output} ${await new Response(child.stderr).text()}`);
+        output += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+      return { child, url: /listening on (\S+)/.exec(output)![1] };
+    }
+
+    const first = await boot();
+    expect(await (await fetch(`${first.url}/health`)).json()).toEqual({ status: "ok", db: "pglite" });
+    const registered = await fetch(`${first.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "smoke@example.com", password: "smoke-test-pw" }),
+    });
+    const { token } = (await registered.json()) as { token: string };
+    const claim = await fetch(`${first.url}/api/me/balance/faucet`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+    expect(claim.status).toBe(200);
+    first.child.kill("SIGTERM");
+    expect(await first.child.exited).toBe(0);
+
+    const second = await boot();
+    const balance = await fetch(`${second.url}/api/me/balance`, { headers: { authorization: `Bearer ${token}` } });
+    expect(balance.status).toBe(200);
+    expect(((await balance.json()) as { balance: number }).balance).toBe(10_000);
+    second.child.kill("SIGTERM");
+    expect(await second.child.exited).toBe(0);
+  }, 60_000);
+});
