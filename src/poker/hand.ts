@@ -1,0 +1,355 @@
+/**
+ * No-limit hold'em hand state machine (SPEC §6, TDA rules), as pure functions over a plain-data
+ * HandState. applyAction never mutates its input (it clones, ~O(players + events) shallow copies);
+ * applyActionInPlace mutates for simulations that do not keep history. Dealing, all-in run-outs,
+ * showdown and pot awards happen inside the transition that closes the betting.
+ */
+import type { ApplyResult, HandConfig, HandState, LegalActions, PlayerAction, Street } from "./hand-types.ts";
+import { assert, assertChipsConserved } from "./invariants.ts";
+import { awardPotsUncontested, settleShowdown } from "./showdown.ts";
+
+export interface StartHandOptions {
+  /** Occupied seats in table order, each with chips. */
+  seats: { seatIndex: number; stack: number }[];
+  buttonSeatIndex: number;
+  smallBlind: number;
+  bigBlind: number;
+  /** Uniform ante, or one per seat (same order as seats). */
+  ante?: number | number[];
+  anteTrimming?: boolean;
+  minBet?: number;
+  /** A shuffled deck (≥ 2 × players + 8 cards): hole cards round-robin from the small blind, then burn-and-turn. */
+  deck: number[];
+}
+
+const NEXT_STREET: Record<Street, Street> = { preflop: "flop", flop: "turn", turn: "river", river: "showdown", showdown: "showdown" };
+const BOARD_CARDS_DEALT: Record<Street, number> = { preflop: 0, flop: 3, turn: 1, river: 1, showdown: 0 };
+
+function isWholeNumber(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 0;
+}
+
+function validateStart(options: StartHandOptions): void {
+  const { seats, smallBlind, bigBlind, deck } = options;
+  assert(seats.length >= 2, "a hand needs at least two players");
+  assert(seats.every((s) => isWholeNumber(s.stack) && s.stack > 0), "every player needs a positive whole-chip stack");
+  assert(new Set(seats.map((s) => s.seatIndex)).size === seats.length, "seat indices must be distinct");
+  assert(seats.some((s) => s.seatIndex === options.buttonSeatIndex), "the button must be on an occupied seat");
+  assert(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
+  assert(deck.length >= seats.length * 2 + 8 && new Set(deck).size === deck.length, "deck too short or has duplicates");
+}
+
+function nextPlayer(state: HandState, p: number): number {
+  return (p + 1) % state.seats.length;
+}
+
+/** Blinds sit left of the button; heads-up the button itself posts the small blind. */
+function blindPositions(playerCount: number, button: number): [number, number] {
+  if (playerCount === 2) return [button, (button + 1) % 2];
+  return [(button + 1) % playerCount, (button + 2) % playerCount];
+}
+
+/** A forced bet a player cannot cover is posted all in. */
+function postForcedChips(state: HandState, p: number, amount: number): number {
+  const posted = Math.min(amount, state.stacks[p]);
+  state.stacks[p] -= posted;
+  state.contributions[p] += posted;
+  return posted;
+}
+
+function postAntes(state: HandState): void {
+  state.config.antes.forEach((ante, p) => {
+    if (ante <= 0) return;
+    const posted = postForcedChips(state, p, ante);
+    state.antesPosted[p] = posted;
+    state.events.push({ type: "ante", seat: state.seats[p], amount: posted, allIn: state.stacks[p] === 0 });
+  });
+}
+
+function postBlinds(state: HandState): void {
+  const blinds = [[state.smallBlindPlayer, state.config.smallBlind], [state.bigBlindPlayer, state.config.bigBlind]];
+  blinds.forEach(([p, amount], i) => {
+    const posted = postForcedChips(state, p, amount);
+    state.bets[p] = posted;
+    state.events.push({ type: "blind", seat: state.seats[p], blind: i === 0 ? "small" : "big", amount: posted, allIn: state.stacks[p] === 0 });
+  });
+  // TDA: a big blind posted short all in still leaves the full big blind to call.
+  state.currentBet = state.config.bigBlind;
+  state.lastFullRaise = state.config.minBet;
+}
+
+function dealHoleCards(state: HandState): void {
+  const n = state.seats.length;
+  const first = nextPlayer(state, state.button);
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < n; i++) state.holeCards[2 * ((first + i) % n) + round] = state.deck[state.deckPosition++];
+  }
+  for (let p = 0; p < n; p++) {
+    state.events.push({ type: "hole_cards", seat: state.seats[p], cards: [state.holeCards[2 * p], state.holeCards[2 * p + 1]] });
+  }
+}
+
+export function startHand(options: StartHandOptions): HandState {
+  validateStart(options);
+  const n = options.seats.length;
+  const button = options.seats.findIndex((s) => s.seatIndex === options.buttonSeatIndex);
+  const [smallBlindPlayer, bigBlindPlayer] = blindPositions(n, button);
+  const ante = options.ante ?? 0;
+  const antes = Array.isArray(ante) ? [...ante] : new Array<number>(n).fill(ante);
+  assert(antes.length === n && antes.every(isWholeNumber), "invalid antes");
+  const config: HandConfig = {
+    smallBlind: options.smallBlind,
+    bigBlind: options.bigBlind,
+    minBet: options.minBet ?? options.bigBlind,
+    antes,
+    anteTrimming: options.anteTrimming ?? true,
+  };
+  const stacks = options.seats.map((s) => s.stack);
+  const state: HandState = {
+    config,
+    seats: options.seats.map((s) => s.seatIndex),
+    button,
+    smallBlindPlayer,
+    bigBlindPlayer,
+    startingStacks: [...stacks],
+    stacks,
+    bets: new Array(n).fill(0),
+    contributions: new Array(n).fill(0),
+    antesPosted: new Array(n).fill(0),
+    folded: new Array(n).fill(false),
+    acted: new Array(n).fill(false),
+    holeCards: new Array(2 * n).fill(-1),
+    board: [],
+    deck: [...options.deck],
+    deckPosition: 0,
+    street: "preflop",
+    actor: -1,
+    currentBet: 0,
+    lastFullRaise: config.minBet,
+    lastAggressor: -1,
+    allInRunout: false,
+    finished: false,
+    result: null,
+    events: [],
+  };
+  postAntes(state);
+  postBlinds(state);
+  dealHoleCards(state);
+  // First to act is the seat after the big blind: heads-up that is the button (small blind).
+  advanceFrom(state, bigBlindPlayer);
+  assertChipsConserved(state);
+  return state;
+}
+
+function playersWithChipsInHand(state: HandState): number {
+  let count = 0;
+  for (let p = 0; p < state.seats.length; p++) if (!state.folded[p] && state.stacks[p] > 0) count++;
+  return count;
+}
+
+function playersInHand(state: HandState): number {
+  let count = 0;
+  for (let p = 0; p < state.seats.length; p++) if (!state.folded[p]) count++;
+  return count;
+}
+
+/** Owes a decision: in the hand with chips, and has not acted or faces a bet. */
+function needsToAct(state: HandState, p: number): boolean {
+  if (state.folded[p] || state.stacks[p] === 0) return false;
+  if (state.bets[p] < state.currentBet) return true;
+  // With nobody left to bet against, a player with nothing to call has no decision to make.
+  return !state.acted[p] && playersWithChipsInHand(state) > 1;
+}
+
+/** WSOP 96 / 96-a: a player who already acted may raise again only when facing at least a full raise in total. */
+function raiseReopenedFor(state: HandState, p: number): boolean {
+  return !state.acted[p] || state.currentBet - state.bets[p] >= state.lastFullRaise;
+}
+
+/** A raise means something only if another player in the hand could put in more than the current bet. */
+function raiseCanBeAnswered(state: HandState, p: number): boolean {
+  for (let q = 0; q < state.seats.length; q++) {
+    if (q !== p && !state.folded[q] && state.stacks[q] + state.bets[q] > state.currentBet) return true;
+  }
+  return false;
+}
+
+export function legalActions(state: HandState): LegalActions | null {
+  if (state.finished || state.actor < 0) return null;
+  const p = state.actor;
+  const toCall = state.currentBet - state.bets[p];
+  const allInTo = state.stacks[p] + state.bets[p];
+  const canRaise = state.stacks[p] > toCall && raiseReopenedFor(state, p) && raiseCanBeAnswered(state, p);
+  const fullRaiseTo = state.currentBet + state.lastFullRaise;
+  return {
+    actor: state.seats[p],
+    canFold: true,
+    canCheck: toCall === 0,
+    callAmount: Math.min(toCall, state.stacks[p]),
+    canRaise,
+    minRaiseTo: canRaise ? Math.min(fullRaiseTo, allInTo) : 0,
+    maxRaiseTo: canRaise ? allInTo : 0,
+  };
+}
+
+function putChipsIn(state: HandState, p: number, amount: number): void {
+  state.stacks[p] -= amount;
+  state.bets[p] += amount;
+  state.contributions[p] += amount;
+}
+
+/** Validates the action against legalActions; null when legal, else the reason. */
+function illegalActionReason(state: HandState, action: PlayerAction): string | null {
+  const legal = legalActions(state);
+  if (!legal) return state.finished ? "the hand is finished" : "no player is to act";
+  switch (action?.type) {
+    case "fold":
+    case "call":
+      return null;
+    case "check":
+      return legal.canCheck ? null : `cannot check: ${legal.callAmount} to call`;
+    case "raise": {
+      if (!legal.canRaise) return "raising is not allowed now (call or fold)";
+      const to = action.amount;
+      if (!Number.isSafeInteger(to)) return "raise needs a whole-chip amount (the street total to raise to)";
+      if (to! < legal.minRaiseTo || to! > legal.maxRaiseTo) return `raise must be to between ${legal.minRaiseTo} and ${legal.maxRaiseTo}`;
+      return null;
+    }
+    default:
+      return `unknown action type "${action?.type}"`;
+  }
+}
+
+function applyPlayerAction(state: HandState, action: PlayerAction): void {
+  const p = state.actor;
+  const seat = state.seats[p];
+  state.acted[p] = true;
+  if (action.type === "fold") {
+    state.folded[p] = true;
+    state.events.push({ type: "action", seat, action: "fold", amount: 0, allIn: false });
+  } else if (action.type === "raise") {
+    const to = action.amount!;
+    const increment = to - state.currentBet;
+    // Only a full raise resets the minimum raise and reopens the betting (WSOP 96).
+    if (increment >= state.lastFullRaise) state.lastFullRaise = increment;
+    putChipsIn(state, p, to - state.bets[p]);
+    state.currentBet = to;
+    state.lastAggressor = p;
+    state.events.push({ type: "action", seat, action: "raise", amount: to, allIn: state.stacks[p] === 0 });
+  } else {
+    const amount = Math.min(state.currentBet - state.bets[p], state.stacks[p]);
+    putChipsIn(state, p, amount);
+    const type = amount === 0 ? "check" : "call";
+    state.events.push({ type: "action", seat, action: type, amount, allIn: state.stacks[p] === 0 });
+  }
+}
+
+/** The part of the highest bet that nobody matched goes back to its owner. */
+function returnUncalledBet(state: HandState): void {
+  let top = -1, highest = 0, second = 0;
+  for (let p = 0; p < state.seats.length; p++) {
+    const bet = state.bets[p];
+    if (bet > highest) {
+      second = highest;
+      highest = bet;
+      top = p;
+    } else if (bet > second) second = bet;
+  }
+  if (top < 0 || highest === second) return;
+  const excess = highest - second;
+  state.bets[top] -= excess;
+  state.contributions[top] -= excess;
+  state.stacks[top] += excess;
+  state.events.push({ type: "uncalled_returned", seat: state.seats[top], amount: excess });
+}
+
+function dealNextStreet(state: HandState): void {
+  state.street = NEXT_STREET[state.street];
+  const count = BOARD_CARDS_DEALT[state.street];
+  if (count === 0) return;
+  state.deckPosition++; // burn
+  const cards = state.deck.slice(state.deckPosition, state.deckPosition + count);
+  state.deckPosition += count;
+  state.board.push(...cards);
+  state.events.push({ type: "street", street: state.street, cards, board: [...state.board] });
+}
+
+function resetBettingRound(state: HandState): void {
+  state.bets.fill(0);
+  state.acted.fill(false);
+  state.currentBet = 0;
+  state.lastFullRaise = state.config.minBet;
+}
+
+/** Betting is closed: deal on, and either open the next round or run the board out to showdown. */
+function closeBettingRound(state: HandState): void {
+  returnUncalledBet(state);
+  for (;;) {
+    resetBettingRound(state);
+    if (state.street === "river") return settleShowdown(state);
+    dealNextStreet(state);
+    if (playersWithChipsInHand(state) >= 2) {
+      state.lastAggressor = -1;
+      return advanceFrom(state, state.button);
+    }
+    state.allInRunout = true;
+  }
+}
+
+/** Finds the next player to act after player `from`, or closes the betting round. */
+function advanceFrom(state: HandState, from: number): void {
+  if (playersInHand(state) === 1) {
+    state.actor = -1;
+    returnUncalledBet(state);
+    return awardPotsUncontested(state);
+  }
+  for (let i = 1, p = nextPlayer(state, from); i <= state.seats.length; i++, p = nextPlayer(state, p)) {
+    if (needsToAct(state, p)) {
+      state.actor = p;
+      return;
+    }
+  }
+  state.actor = -1;
+  closeBettingRound(state);
+}
+
+export function applyActionInPlace(state: HandState, action: PlayerAction): ApplyResult {
+  const reason = illegalActionReason(state, action);
+  if (reason !== null) return { ok: false, reason };
+  const p = state.actor;
+  applyPlayerAction(state, action);
+  advanceFrom(state, p);
+  assertChipsConserved(state);
+  return { ok: true, state };
+}
+
+/** Pure: the input state is left untouched. */
+export function applyAction(state: HandState, action: PlayerAction): ApplyResult {
+  const reason = illegalActionReason(state, action);
+  if (reason !== null) return { ok: false, reason };
+  return applyActionInPlace(cloneHand(state), action);
+}
+
+/** Copies every mutable part; events and results are never mutated after creation, so they are shared. */
+export function cloneHand(state: HandState): HandState {
+  return {
+    ...state,
+    config: state.config,
+    seats: state.seats,
+    startingStacks: state.startingStacks,
+    deck: state.deck,
+    stacks: state.stacks.slice(),
+    bets: state.bets.slice(),
+    contributions: state.contributions.slice(),
+    antesPosted: state.antesPosted.slice(),
+    folded: state.folded.slice(),
+    acted: state.acted.slice(),
+    holeCards: state.holeCards.slice(),
+    board: state.board.slice(),
+    events: state.events.slice(),
+  };
+}
+
+export function seatToAct(state: HandState): number {
+  return state.actor < 0 ? -1 : state.seats[state.actor];
+}
