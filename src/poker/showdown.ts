@@ -13,7 +13,7 @@ interface Pot {
  * Main and side pots, one per contribution layer (pokerkit's algorithm). Dead antes (when ante
  * trimming is off) go to the main pot. A layer that no remaining player reached (possible when a
  * folded player put in more than every player still in, e.g. an ante beyond an all-in) joins the
- * pot below it.
+ * pot below it, and consecutive layers with the same players are one pot.
  */
 export function sidePots(state: HandState): Pot[] {
   const n = state.seats.length;
@@ -35,7 +35,9 @@ export function sidePots(state: HandState): Pot[] {
       if (live[p] > previous) amount += Math.min(live[p], level) - previous;
       if (live[p] >= level && !state.folded[p]) eligible.push(p);
     }
-    if (eligible.length === 0 && pots.length > 0) pots[pots.length - 1].amount += amount;
+    const below = pots[pots.length - 1];
+    // Layers with the same players (e.g. a folded blind's chips) form one pot; only all-ins split pots.
+    if (below && (eligible.length === 0 || sameMembers(below.eligible, eligible))) below.amount += amount;
     else pots.push({ amount, eligible });
     previous = level;
   }
@@ -47,6 +49,10 @@ export function sidePots(state: HandState): Pot[] {
   for (const pot of pots) total += pot.amount;
   assert(total === state.contributions.reduce((s, c) => s + c, 0), "pots do not add up to the contributions");
   return pots;
+}
+
+function sameMembers(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function inHand(state: HandState): number[] {
