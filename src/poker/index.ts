@@ -17,3 +17,4 @@ export { sidePots } from "./showdown.ts";
 export * from "./match.ts";
 export { exportPhh, parsePhh, parsePhhs, replayPhh, type PhhHand, type ReplayResult, type ExportOptions } from "./phh.ts";
 export { assert, assertChipsConserved } from "./invariants.ts";
+export { randomLegalAction } from "./simulate.ts";
