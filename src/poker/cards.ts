@@ -54,8 +54,9 @@ export function formatCards(cards: ArrayLike<Card>, separator = ""): string {
   return parts.join(separator);
 }
 
+const ORDERED_DECK: readonly Card[] = Array.from({ length: DECK_SIZE }, (_, card) => card);
+
+/** 2c, 2d, 2h, 2s, 3c, … As. */
 export function fullDeck(): Card[] {
-  const deck: Card[] = [];
-  for (let card = 0; card < DECK_SIZE; card++) deck.push(card);
-  return deck;
+  return ORDERED_DECK.slice();
 }

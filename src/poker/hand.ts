@@ -29,14 +29,30 @@ function isWholeNumber(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 0;
 }
 
+function hasDistinctCards(cards: number[]): boolean {
+  let low = 0, high = 0; // 52 bits of "seen" across two 32-bit words
+  for (const card of cards) {
+    if (!(card >= 0 && card < 52 && card === (card | 0))) return false;
+    const bit = 1 << (card & 31);
+    if (card < 32) {
+      if (low & bit) return false;
+      low |= bit;
+    } else {
+      if (high & bit) return false;
+      high |= bit;
+    }
+  }
+  return true;
+}
+
 function validateStart(options: StartHandOptions): void {
   const { seats, smallBlind, bigBlind, deck } = options;
   assert(seats.length >= 2, "a hand needs at least two players");
   assert(seats.every((s) => isWholeNumber(s.stack) && s.stack > 0), "every player needs a positive whole-chip stack");
-  assert(new Set(seats.map((s) => s.seatIndex)).size === seats.length, "seat indices must be distinct");
+  assert(seats.every((s, i) => i === 0 || s.seatIndex > seats[i - 1].seatIndex), "seats must be in table order (ascending seat index)");
   assert(seats.some((s) => s.seatIndex === options.buttonSeatIndex), "the button must be on an occupied seat");
   assert(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
-  assert(deck.length >= seats.length * 2 + 8 && new Set(deck).size === deck.length, "deck too short or has duplicates");
+  assert(deck.length >= seats.length * 2 + 8 && hasDistinctCards(deck), "deck too short, or with invalid or repeated cards");
 }
 
 function nextPlayer(state: HandState, p: number): number {
@@ -58,21 +74,24 @@ function postForcedChips(state: HandState, p: number, amount: number): number {
 }
 
 function postAntes(state: HandState): void {
-  state.config.antes.forEach((ante, p) => {
-    if (ante <= 0) return;
-    const posted = postForcedChips(state, p, ante);
+  const antes = state.config.antes;
+  for (let p = 0; p < antes.length; p++) {
+    if (antes[p] <= 0) continue;
+    const posted = postForcedChips(state, p, antes[p]);
     state.antesPosted[p] = posted;
     state.events.push({ type: "ante", seat: state.seats[p], amount: posted, allIn: state.stacks[p] === 0 });
-  });
+  }
+}
+
+function postBlind(state: HandState, p: number, blind: "small" | "big", amount: number): void {
+  const posted = postForcedChips(state, p, amount);
+  state.bets[p] = posted;
+  state.events.push({ type: "blind", seat: state.seats[p], blind, amount: posted, allIn: state.stacks[p] === 0 });
 }
 
 function postBlinds(state: HandState): void {
-  const blinds = [[state.smallBlindPlayer, state.config.smallBlind], [state.bigBlindPlayer, state.config.bigBlind]];
-  blinds.forEach(([p, amount], i) => {
-    const posted = postForcedChips(state, p, amount);
-    state.bets[p] = posted;
-    state.events.push({ type: "blind", seat: state.seats[p], blind: i === 0 ? "small" : "big", amount: posted, allIn: state.stacks[p] === 0 });
-  });
+  postBlind(state, state.smallBlindPlayer, "small", state.config.smallBlind);
+  postBlind(state, state.bigBlindPlayer, "big", state.config.bigBlind);
   // TDA: a big blind posted short all in still leaves the full big blind to call.
   state.currentBet = state.config.bigBlind;
   state.lastFullRaise = state.config.minBet;
@@ -104,21 +123,27 @@ export function startHand(options: StartHandOptions): HandState {
     antes,
     anteTrimming: options.anteTrimming ?? true,
   };
-  const stacks = options.seats.map((s) => s.stack);
+  const stacks: number[] = [], seats: number[] = [], zeros: number[] = [], no: boolean[] = [];
+  for (const seat of options.seats) {
+    stacks.push(seat.stack);
+    seats.push(seat.seatIndex);
+    zeros.push(0);
+    no.push(false);
+  }
   const state: HandState = {
     config,
-    seats: options.seats.map((s) => s.seatIndex),
+    seats,
     button,
     smallBlindPlayer,
     bigBlindPlayer,
     startingStacks: [...stacks],
     stacks,
-    bets: new Array(n).fill(0),
-    contributions: new Array(n).fill(0),
-    antesPosted: new Array(n).fill(0),
-    folded: new Array(n).fill(false),
-    acted: new Array(n).fill(false),
-    holeCards: new Array(2 * n).fill(-1),
+    bets: zeros.slice(),
+    contributions: zeros.slice(),
+    antesPosted: zeros.slice(),
+    folded: no.slice(),
+    acted: no,
+    holeCards: zeros.concat(zeros),
     board: [],
     deck: [...options.deck],
     deckPosition: 0,
@@ -154,11 +179,11 @@ function playersInHand(state: HandState): number {
 }
 
 /** Owes a decision: in the hand with chips, and has not acted or faces a bet. */
-function needsToAct(state: HandState, p: number): boolean {
+function needsToAct(state: HandState, p: number, playersWithChips: number): boolean {
   if (state.folded[p] || state.stacks[p] === 0) return false;
   if (state.bets[p] < state.currentBet) return true;
   // With nobody left to bet against, a player with nothing to call has no decision to make.
-  return !state.acted[p] && playersWithChipsInHand(state) > 1;
+  return !state.acted[p] && playersWithChips > 1;
 }
 
 /** WSOP 96 / 96-a: a player who already acted may raise again only when facing at least a full raise in total. */
@@ -303,8 +328,9 @@ function advanceFrom(state: HandState, from: number): void {
     returnUncalledBet(state);
     return awardPotsUncontested(state);
   }
+  const playersWithChips = playersWithChipsInHand(state);
   for (let i = 1, p = nextPlayer(state, from); i <= state.seats.length; i++, p = nextPlayer(state, p)) {
-    if (needsToAct(state, p)) {
+    if (needsToAct(state, p, playersWithChips)) {
       state.actor = p;
       return;
     }

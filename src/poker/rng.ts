@@ -79,9 +79,22 @@ export function uniformInt(rng: Rng, bound: number): number {
   }
 }
 
-/** Fisher–Yates over a fresh 52-card deck. */
-export function shuffleDeck(rng: Rng): Card[] {
-  return shuffleInPlace(fullDeck(), rng);
+/**
+ * Fisher–Yates over a fresh 52-card deck. With `cardsNeeded` only the first cardsNeeded positions
+ * are drawn (each a uniform choice from the cards not yet placed, so that prefix is a uniformly
+ * random deal); the rest of the deck is left in no particular order. A hand uses at most
+ * 2 × players + 8 cards.
+ */
+export function shuffleDeck(rng: Rng, cardsNeeded = 52): Card[] {
+  const deck = fullDeck();
+  const last = Math.min(cardsNeeded, 51);
+  for (let i = 0; i < last; i++) {
+    const j = i + uniformInt(rng, 52 - i);
+    const held = deck[i];
+    deck[i] = deck[j];
+    deck[j] = held;
+  }
+  return deck;
 }
 
 export function shuffleInPlace<T>(items: T[], rng: Rng): T[] {

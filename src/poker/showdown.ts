@@ -25,10 +25,11 @@ export function sidePots(state: HandState): Pot[] {
       deadMoney += state.antesPosted[p];
     }
   }
-  const levels = [...new Set(live.filter((c) => c > 0))].sort((x, y) => x - y);
+  const levels = live.filter((c) => c > 0).sort((x, y) => x - y);
   const pots: Pot[] = [];
   let previous = 0;
   for (const level of levels) {
+    if (level === previous) continue;
     let amount = 0;
     const eligible: number[] = [];
     for (let p = 0; p < n; p++) {

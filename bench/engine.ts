@@ -1,0 +1,34 @@
+// Simulated 6-max hands per second: random legal play, one thread, no I/O, full showdowns.
+import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand.ts";
+import { nextButton, stacksAfterHand } from "../src/poker/match.ts";
+import { seededRng, shuffleDeck } from "../src/poker/rng.ts";
+import { randomLegalAction } from "../src/poker/simulate.ts";
+
+const SECONDS = 5;
+const rng = seededRng("bench:engine");
+
+function playHands(deadline: number): number {
+  let hands = 0;
+  let stacks = [1000, 1000, 1000, 1000, 1000, 1000];
+  let button: number | null = null;
+  while (performance.now() < deadline) {
+    for (let batch = 0; batch < 1000; batch++) {
+      if (stacks.filter((s) => s > 0).length < 2) stacks = [1000, 1000, 1000, 1000, 1000, 1000];
+      button = nextButton(stacks, button);
+      const seats = [];
+      for (let seatIndex = 0; seatIndex < 6; seatIndex++) if (stacks[seatIndex] > 0) seats.push({ seatIndex, stack: stacks[seatIndex] });
+      const state = startHand({ seats, buttonSeatIndex: button, smallBlind: 5, bigBlind: 10, deck: shuffleDeck(rng, 2 * seats.length + 8) });
+      while (!state.finished) applyActionInPlace(state, randomLegalAction(legalActions(state)!, rng));
+      stacks = stacksAfterHand(stacks, state.seats, state.result!.stacks);
+      hands++;
+    }
+  }
+  return hands;
+}
+
+playHands(performance.now() + 1000); // warm-up
+const start = performance.now();
+const hands = playHands(start + SECONDS * 1000);
+const handsPerSec = hands / ((performance.now() - start) / 1000);
+console.log(`${hands} hands in ${SECONDS} s: ${Math.round(handsPerSec).toLocaleString()} hands/s`);
+console.log(JSON.stringify({ handsPerSec: Math.round(handsPerSec) }));
