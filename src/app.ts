@@ -11,6 +11,14 @@ import { creditsModule } from "./modules/credits";
 import { Accounts } from "./modules/credits/service";
 import { docsModule } from "./modules/docs";
 import { healthModule } from "./modules/health";
+import { matchesModule } from "./modules/matches";
+import { Matches } from "./modules/matches/service";
+import { protocolModule } from "./modules/protocol";
+import { BotGateway } from "./modules/protocol/gateway";
+import { statsModule } from "./modules/stats";
+import { Stats } from "./modules/stats/service";
+import { tablesModule } from "./modules/tables";
+import { Tables } from "./modules/tables/service";
 import type { AuthOptions } from "./plugins/auth";
 
 export interface AppDeps {
@@ -26,6 +34,10 @@ export interface Services {
   identity: Identity;
   bots: Bots;
   accounts: Accounts;
+  gateway: BotGateway;
+  tables: Tables;
+  matches: Matches;
+  stats: Stats;
   clock: Clock;
 }
 
@@ -34,18 +46,37 @@ const defaultLog = (message: string, error?: unknown) => console.error(`[poker] 
 export function createServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { config, db } = deps;
+  const log = deps.log ?? defaultLog;
+  const bots = new Bots(db, clock);
+  const accounts = new Accounts({
+    db,
+    clock,
+    faucetAmount: config.faucetAmount,
+    faucetCooldownMs: config.faucetCooldownMs,
+    idleMs: config.accountIdleMs,
+    log,
+  });
+  const gateway = new BotGateway(clock);
+  const tables = new Tables({
+    db,
+    clock,
+    accounts,
+    bots,
+    gateway,
+    hostId: config.hostId,
+    defaultBuyIn: config.defaultBuyIn,
+    timeBank: { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs },
+    log,
+  });
   return {
     clock,
     identity: new Identity(db, clock, { memoryCost: config.passwordMemoryCostKiB, timeCost: config.passwordTimeCost }),
-    bots: new Bots(db, clock),
-    accounts: new Accounts({
-      db,
-      clock,
-      faucetAmount: config.faucetAmount,
-      faucetCooldownMs: config.faucetCooldownMs,
-      idleMs: config.accountIdleMs,
-      log: deps.log ?? defaultLog,
-    }),
+    bots,
+    accounts,
+    gateway,
+    tables,
+    matches: new Matches(db),
+    stats: new Stats(db, bots, config.leaderboardMinMatches),
   };
 }
 
@@ -65,7 +96,11 @@ export function createApp(deps: AppDeps) {
     .use(healthModule(deps.dbKind))
     .use(authModule(services.identity, auth))
     .use(botsModule(services.bots, auth))
-    .use(creditsModule(deps.db, services.accounts, auth));
+    .use(creditsModule(deps.db, services.accounts, auth))
+    .use(tablesModule(services.tables, auth))
+    .use(protocolModule(services.bots, services.gateway))
+    .use(matchesModule(services.matches))
+    .use(statsModule(services.stats, deps.config.leaderboardMinMatches));
   return Object.assign(app, { services });
 }
 

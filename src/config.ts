@@ -17,6 +17,12 @@ export interface Config {
   accountIdleMs: number;
   /** Largest accepted request body. */
   maxBodyBytes: number;
+  /** Names this process among those sharing a database; a restart recovers its own tables. */
+  hostId: string;
+  /** Remote bots: extra time beyond actionTimeoutMs, refilled per answered action up to the cap. */
+  timeBankMs: number;
+  timeBankRefillMs: number;
+  timeBankCapMs: number;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -50,5 +56,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordTimeCost: integerFrom(env, "PASSWORD_TIME_COST", 2, 1),
     accountIdleMs: integerFrom(env, "ACCOUNT_IDLE_MS", 60_000, 1),
     maxBodyBytes: integerFrom(env, "MAX_BODY_BYTES", 64 * 1024, 1024),
+    hostId: env.HOST_ID || "local",
+    timeBankMs: integerFrom(env, "TIME_BANK_MS", 10_000),
+    timeBankRefillMs: integerFrom(env, "TIME_BANK_REFILL_MS", 500),
+    timeBankCapMs: integerFrom(env, "TIME_BANK_CAP_MS", 10_000),
   };
 }

@@ -17,6 +17,12 @@ export async function startServer(config: Config, options: { clock?: Clock } = {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
   const jwtSecret = await ensureJwtSecret(database.db, config.jwtSecret);
   const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock });
+  const recovered = await app.services.tables.recover();
+  if (recovered.aborted > 0 || recovered.resumed > 0) {
+    console.log(
+      `recovered tables: ${recovered.aborted} interrupted match(es) aborted (${recovered.seatsCashedOut} seat(s) cashed out), ${recovered.resumed} waiting table(s) resumed`,
+    );
+  }
   // reusePort off: a second process on the same port would silently share traffic (and a PGlite directory).
   app.listen({ port: config.port, maxRequestBodySize: config.maxBodyBytes, reusePort: false });
   const port = app.server!.port!;
@@ -29,6 +35,7 @@ export async function startServer(config: Config, options: { clock?: Clock } = {
     stop() {
       stopping ??= (async () => {
         await app.stop(false);
+        await app.services.tables.shutdown();
         await app.services.accounts.stopAll();
         await database.close();
       })();

@@ -4,7 +4,10 @@ import {
   bigserial,
   check,
   index,
+  integer,
+  jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -102,6 +105,8 @@ export const seats = pgTable(
       .references(() => developers.id),
     botId: text("bot_id"),
     tableId: text("table_id"),
+    /** Seat number at the table (0-based); null for a ledger-only stake. */
+    position: integer("position"),
     buyIn: money("buy_in").notNull(),
     chips: money("chips").notNull(),
     status: text("status", { enum: ["open", "closed"] }).notNull(),
@@ -112,7 +117,107 @@ export const seats = pgTable(
   (t) => [
     uniqueIndex("seats_one_open_seat_per_bot").on(t.botId).where(sql`${t.status} = 'open' and ${t.botId} is not null`),
     index("seats_table_idx").on(t.tableId),
+    uniqueIndex("seats_one_open_seat_per_position")
+      .on(t.tableId, t.position)
+      .where(sql`${t.status} = 'open' and ${t.position} is not null`),
     check("seats_chips_non_negative", sql`${t.chips} >= 0`),
     check("seats_status_valid", sql`${t.status} in ('open', 'closed')`),
   ],
 );
+
+export interface TableConfig {
+  buyIn: number;
+  smallBlind: number;
+  bigBlind: number;
+  maxPlayers: number;
+  maxHands: number;
+  actionTimeoutMs: number;
+  /** Present when the match deals from a seeded PRNG (replays, tests). */
+  seed?: string;
+}
+
+export const TABLE_STATUSES = ["waiting", "running", "finished", "aborted"] as const;
+export type TableStatus = (typeof TABLE_STATUSES)[number];
+
+export const tables = pgTable(
+  "tables",
+  {
+    id: text("id").primaryKey(),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => developers.id),
+    config: jsonb("config").$type<TableConfig>().notNull(),
+    status: text("status", { enum: TABLE_STATUSES }).notNull(),
+    /** The process instance hosting the table's actor; recovery after a crash is per host. */
+    hostId: text("host_id").notNull(),
+    matchId: text("match_id"),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [index("tables_status_idx").on(t.status, t.hostId)],
+);
+
+export const matches = pgTable(
+  "matches",
+  {
+    id: text("id").primaryKey(),
+    tableId: text("table_id")
+      .notNull()
+      .references(() => tables.id),
+    /** running → completed | aborted. Only completed matches are listed. */
+    status: text("status", { enum: ["running", "completed", "aborted"] }).notNull(),
+    config: jsonb("config").$type<TableConfig>().notNull(),
+    handsPlayed: integer("hands_played").notNull().default(0),
+    winners: jsonb("winners").$type<Array<{ botId: string; amount: number }>>(),
+    startedAt: instant("started_at").notNull(),
+    endedAt: instant("ended_at"),
+    durationMs: bigint("duration_ms", { mode: "number" }),
+  },
+  (t) => [index("matches_listing_idx").on(t.status, t.endedAt, t.id)],
+);
+
+export const matchPlayers = pgTable(
+  "match_players",
+  {
+    matchId: text("match_id")
+      .notNull()
+      .references(() => matches.id),
+    botId: text("bot_id").notNull(),
+    developerId: text("developer_id").notNull(),
+    seatId: text("seat_id").notNull(),
+    position: integer("position").notNull(),
+    buyIn: money("buy_in").notNull(),
+    finalChips: money("final_chips").notNull(),
+    profit: money("profit").notNull(),
+    handsPlayed: integer("hands_played").notNull(),
+    handsWon: integer("hands_won").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.matchId, t.botId] }), index("match_players_bot_idx").on(t.botId)],
+);
+
+/** One row per completed hand: its full history (events with every card) and stacks after it. */
+export const hands = pgTable(
+  "hands",
+  {
+    matchId: text("match_id")
+      .notNull()
+      .references(() => matches.id),
+    number: integer("number").notNull(),
+    history: jsonb("history").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.matchId, t.number] })],
+);
+
+export const botStats = pgTable("bot_stats", {
+  botId: text("bot_id").primaryKey(),
+  matchesPlayed: integer("matches_played").notNull().default(0),
+  matchesWon: integer("matches_won").notNull().default(0),
+  handsPlayed: integer("hands_played").notNull().default(0),
+  handsWon: integer("hands_won").notNull().default(0),
+  totalBuyIns: money("total_buy_ins").notNull().default(sql`0`),
+  totalWinnings: money("total_winnings").notNull().default(sql`0`),
+  netChips: money("net_chips").notNull().default(sql`0`),
+  biggestWin: money("biggest_win").notNull().default(sql`0`),
+  biggestLoss: money("biggest_loss").notNull().default(sql`0`),
+  lastPlayed: instant("last_played"),
+});

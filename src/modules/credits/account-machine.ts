@@ -11,7 +11,7 @@ import { assign, fromPromise, not, setup } from "xstate";
 
 export type AccountOperation =
   | { kind: "claim" }
-  | { kind: "buyIn"; amount: number; refs: import("./ledger").LedgerRefs }
+  | { kind: "buyIn"; amount: number; refs: import("./ledger").SeatRefs }
   | { kind: "cashout"; seatId: string; chips: number; refs: import("./ledger").LedgerRefs };
 
 export interface QueuedOperation {

@@ -17,6 +17,11 @@ export interface LedgerRefs {
   matchId?: string | null;
 }
 
+/** Where a buy-in's chips sit: the seat number at the table (unique among its open seats). */
+export interface SeatRefs extends LedgerRefs {
+  position?: number | null;
+}
+
 export interface FaucetOutcome {
   granted: boolean;
   balance: number;
@@ -91,7 +96,7 @@ export async function buyInInDb(
   db: Queryable,
   developerId: string,
   amount: number,
-  refs: LedgerRefs,
+  refs: SeatRefs,
   now: Date,
 ): Promise<BuyInOutcome> {
   invariant(Number.isSafeInteger(amount) && amount > 0, "buy-in is a positive integer");
@@ -115,6 +120,7 @@ export async function buyInInDb(
         developerId,
         botId: refs.botId ?? null,
         tableId: refs.tableId ?? null,
+        position: refs.position ?? null,
         buyIn: amount,
         chips: amount,
         status: "open",
@@ -123,11 +129,27 @@ export async function buyInInDb(
       .onConflictDoNothing()
       .returning({ id: seats.id });
     if (opened.length === 0) {
-      throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId: refs.botId });
+      // A unique index refused the seat: the bot already sits somewhere, or the position is taken.
+      const botSeated = refs.botId
+        ? await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.botId, refs.botId), eq(seats.status, "open")))
+        : [];
+      if (botSeated.length > 0) {
+        throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId: refs.botId });
+      }
+      throw errors.conflict("TABLE_FULL", "That seat was just taken", { position: refs.position });
     }
     const transactionId = await appendTransaction(
       tx,
-      { developerId, type: "buy_in", amount: -amount, balanceAfter: balance, seatId, ...refs },
+      {
+        developerId,
+        type: "buy_in",
+        amount: -amount,
+        balanceAfter: balance,
+        seatId,
+        botId: refs.botId,
+        tableId: refs.tableId,
+        matchId: refs.matchId,
+      },
       now,
     );
     return { balance, transactionId, seatId };

@@ -16,6 +16,7 @@ import {
   type BuyInOutcome,
   type CashoutOutcome,
   type LedgerRefs,
+  type SeatRefs,
 } from "./ledger";
 
 export interface AccountsDeps {
@@ -77,7 +78,7 @@ export class Accounts {
     return this.enqueue(developerId, { kind: "claim" }) as Promise<FaucetClaimResult>;
   }
 
-  buyIn(developerId: string, amount: number, refs: LedgerRefs): Promise<BuyInOutcome> {
+  buyIn(developerId: string, amount: number, refs: SeatRefs): Promise<BuyInOutcome> {
     return this.enqueue(developerId, { kind: "buyIn", amount, refs }) as Promise<BuyInOutcome>;
   }
 

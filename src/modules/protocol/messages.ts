@@ -1,0 +1,155 @@
+import { formatCard } from "../../poker/cards";
+import { describeHand } from "../../poker/evaluator";
+import type { HandEvent, HandState, LegalActions } from "../../poker/hand-types";
+import type { TableRuntime } from "../tables/runtime";
+import type { ServerMessage } from "./gateway";
+
+/** Cards travel as strings ("As", "Td") in the protocol. */
+const cards = (ids: number[]) => ids.map(formatCard);
+
+function botAt(table: TableRuntime, position: number): string | null {
+  return table.seats.get(position)?.botId ?? table.departed.find((s) => s.position === position)?.botId ?? null;
+}
+
+export function potOf(state: HandState): number {
+  let pot = 0;
+  for (const c of state.contributions) pot += c;
+  return pot;
+}
+
+function seatStates(table: TableRuntime, state: HandState) {
+  return state.seats.map((position, p) => ({
+    seat: position,
+    botId: botAt(table, position),
+    stack: state.stacks[p],
+    bet: state.bets[p],
+    committed: state.contributions[p],
+    folded: state.folded[p],
+    allIn: state.stacks[p] === 0 && !state.folded[p],
+  }));
+}
+
+export function matchStartedMessage(table: TableRuntime, position: number): ServerMessage {
+  return {
+    type: "match_started",
+    tableId: table.tableId,
+    matchId: table.matchId,
+    config: table.config,
+    yourSeat: position,
+    seats: [...table.seats.values()].map((s) => ({ seat: s.position, botId: s.botId, stack: s.chips })),
+  };
+}
+
+export function handStartedMessage(table: TableRuntime, state: HandState, p: number): ServerMessage {
+  return {
+    type: "hand_started",
+    tableId: table.tableId,
+    matchId: table.matchId,
+    handNumber: table.handNumber,
+    button: state.seats[state.button],
+    smallBlind: state.config.smallBlind,
+    bigBlind: state.config.bigBlind,
+    yourSeat: state.seats[p],
+    holeCards: cards([state.holeCards[2 * p], state.holeCards[2 * p + 1]]),
+    seats: seatStates(table, state),
+  };
+}
+
+/** Public events as protocol messages. Hole cards and showdown results are not here. */
+export function publicEventMessage(table: TableRuntime, event: HandEvent): ServerMessage | null {
+  const base = { tableId: table.tableId, handNumber: table.handNumber };
+  switch (event.type) {
+    case "ante":
+    case "blind":
+    case "action":
+      return {
+        type: "action",
+        ...base,
+        seat: event.seat,
+        botId: botAt(table, event.seat),
+        action: event.type === "action" ? event.action : event.type === "ante" ? "ante" : `${event.blind}_blind`,
+        amount: event.amount,
+        allIn: event.allIn,
+      };
+    case "street":
+      if (event.street === "showdown") return null;
+      return { type: "street", ...base, street: event.street, cards: cards(event.cards), board: cards(event.board) };
+    default:
+      return null;
+  }
+}
+
+export function handEndedMessage(table: TableRuntime, state: HandState): ServerMessage {
+  const result = state.result!;
+  const uncalled = state.events.filter((e) => e.type === "uncalled_returned");
+  return {
+    type: "hand_ended",
+    tableId: table.tableId,
+    handNumber: table.handNumber,
+    board: cards(state.board),
+    showdown: result.shown.map((s) => ({ seat: s.seat, botId: botAt(table, s.seat), cards: cards(s.cards), hand: describeHand(s.value) })),
+    mucked: result.mucked,
+    uncalledReturned: uncalled.map((e) => ({ seat: (e as { seat: number }).seat, amount: (e as { amount: number }).amount })),
+    pots: result.pots.map((pot) => ({ amount: pot.amount, winners: pot.winners, shares: pot.shares })),
+    stacks: state.seats.map((position, p) => ({ seat: position, botId: botAt(table, position), stack: result.stacks[p] })),
+  };
+}
+
+export function actionRequestMessage(
+  table: TableRuntime,
+  state: HandState,
+  legal: LegalActions,
+  requestId: string,
+  deadline: number,
+  timeBankMs: number,
+): ServerMessage {
+  const p = state.actor;
+  const actions: string[] = ["fold"];
+  actions.push(legal.canCheck ? "check" : "call");
+  if (legal.canRaise) actions.push("raise");
+  return {
+    type: "action_request",
+    requestId,
+    tableId: table.tableId,
+    handNumber: table.handNumber,
+    street: state.street,
+    board: cards(state.board),
+    holeCards: cards([state.holeCards[2 * p], state.holeCards[2 * p + 1]]),
+    pot: potOf(state),
+    seats: seatStates(table, state),
+    yourSeat: legal.actor,
+    toCall: legal.callAmount,
+    minRaiseTo: legal.canRaise ? legal.minRaiseTo : null,
+    maxRaiseTo: legal.canRaise ? legal.maxRaiseTo : null,
+    legalActions: actions,
+    deadline: new Date(deadline).toISOString(),
+    timeBankMs,
+  };
+}
+
+/** The state of a bot's table as it may see it, for a reconnecting bot. */
+export function snapshotMessage(table: TableRuntime, botId: string): ServerMessage {
+  const state = table.hand;
+  const own = state ? state.seats.findIndex((position) => botAt(table, position) === botId) : -1;
+  return {
+    type: "snapshot",
+    tableId: table.tableId,
+    matchId: table.matchId,
+    status: table.status,
+    config: table.config,
+    handNumber: table.handNumber,
+    hand:
+      state && !state.finished
+        ? {
+            street: state.street,
+            button: state.seats[state.button],
+            board: cards(state.board),
+            pot: potOf(state),
+            seats: seatStates(table, state),
+            yourSeat: own >= 0 ? state.seats[own] : null,
+            holeCards: own >= 0 ? cards([state.holeCards[2 * own], state.holeCards[2 * own + 1]]) : null,
+            toAct: state.actor >= 0 ? state.seats[state.actor] : null,
+          }
+        : null,
+  };
+}

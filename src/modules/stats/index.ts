@@ -1,0 +1,26 @@
+import { Elysia, t } from "elysia";
+import { errorResponses } from "../../lib/http";
+import { BotStatistics, LeaderboardEntry, LeaderboardQuery, StatsParams } from "./model";
+import type { Stats } from "./service";
+
+export function statsModule(stats: Stats, leaderboardMinMatches: number) {
+  return new Elysia({ name: "module:stats" })
+    .get("/api/stats/:botId", ({ params }) => stats.ofBot(params.botId), {
+      params: StatsParams,
+      response: { 200: BotStatistics, ...errorResponses(400, 404) },
+      detail: {
+        tags: ["stats"],
+        summary: "A bot's statistics",
+        description: "Aggregates over the bot's completed matches (aborted matches do not count). A bot that never played: zeros and lastPlayed null.",
+      },
+    })
+    .get("/api/stats", ({ query }) => stats.leaderboard(query), {
+      query: LeaderboardQuery,
+      response: { 200: t.Array(LeaderboardEntry), ...errorResponses(400) },
+      detail: {
+        tags: ["stats"],
+        summary: "The leaderboard",
+        description: `Bots with at least LEADERBOARD_MIN_MATCHES (${leaderboardMinMatches}) matches, by netChips descending, then matchesPlayed descending, then botId. \`limit\` (default 100, max 500) and \`offset\` page through it.`,
+      },
+    });
+}

@@ -1,0 +1,258 @@
+import type { Clock } from "../../lib/clock";
+import { invariant } from "../../lib/assert";
+import { newId } from "../../lib/ids";
+import { applyAction, applyActionInPlace, legalActions, startHand } from "../../poker/hand";
+import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
+import { nextButton } from "../../poker/match";
+import { exportPhh } from "../../poker/phh";
+import { shuffleDeck, type Rng } from "../../poker/rng";
+import type { BotGateway } from "../protocol/gateway";
+import {
+  actionRequestMessage,
+  handEndedMessage,
+  handStartedMessage,
+  matchStartedMessage,
+  publicEventMessage,
+} from "../protocol/messages";
+import { markMatchStarted, type MatchPlayerRecord, type SeatClosure } from "./persistence";
+import { chipsOnTable, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+import { decisionView, fallbackAction, STRATEGIES } from "./strategies";
+import type { TableWriter } from "./writer";
+import type { Db } from "../../db";
+
+export interface TimeBankPolicy {
+  /** Each remote seat starts the match with this much extra time. */
+  initialMs: number;
+  /** Added back after every answered action… */
+  refillMs: number;
+  /** …up to this cap. */
+  capMs: number;
+}
+
+export interface MatchDeps {
+  db: Db;
+  clock: Clock;
+  gateway: BotGateway;
+  rng: Rng;
+  timeBank: TimeBankPolicy;
+  createWriter: (matchId: string) => TableWriter;
+  /** Called after every hand (for spectators and tests); must not throw. */
+  onHandFinished?: (table: TableRuntime, hand: HandState) => void;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The imperative shell around the pure engine: plays hands until one bot holds every chip or
+ * maxHands, asks each seat's bot for its actions, and hands completed hands to the writer.
+ */
+export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<void> {
+  const matchId = newId("m", deps.clock.now());
+  table.matchId = matchId;
+  table.startedAt = deps.clock.now();
+  table.status = "running";
+  for (const seat of table.seats.values()) seat.timeBankMs = deps.timeBank.initialMs;
+  await markMatchStarted(deps.db, table.tableId, matchId, table.config, new Date(table.startedAt));
+  const writer = deps.createWriter(matchId);
+  const totalChips = chipsOnTable(table);
+  const remote = () => seatsInOrder(table).filter((s) => s.strategy === null);
+  for (const seat of remote()) deps.gateway.send(seat.botId, matchStartedMessage(table, seat.position));
+
+  while (table.handNumber < table.config.maxHands) {
+    if (table.stopRequested) throw new Error("the server is shutting down");
+    writer.record(null, new Map(), removeSeats(table, (s) => s.leaving || s.chips === 0));
+    const inPlay = seatsInOrder(table);
+    if (inPlay.length < 2) break;
+    const hand = await playHand(table, inPlay, deps);
+    settleHand(table, inPlay, hand);
+    const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
+    const closures = removeSeats(table, (s) => s.chips === 0 || s.leaving);
+    writer.record({ number: table.handNumber, history: handHistory(table, inPlay, hand) }, stacks, closures);
+    invariant(
+      chipsOnTable(table) + table.departed.reduce((sum, s) => sum + s.finalChips, 0) === totalChips,
+      `table ${table.tableId}: chips must be conserved across hands`,
+    );
+    deps.onHandFinished?.(table, hand);
+    if (writer.failed) throw writer.failed;
+    await writer.backpressure();
+    await yieldToEventLoop();
+  }
+
+  table.hand = null;
+  const endedAt = deps.clock.now();
+  const stillSeated = seatsInOrder(table);
+  const players: MatchPlayerRecord[] = [
+    ...table.departed.map((s) => playerRecord(s, s.finalChips)),
+    ...stillSeated.map((s) => playerRecord(s, s.chips)),
+  ];
+  await writer.finish({
+    matchId,
+    tableId: table.tableId,
+    handsPlayed: table.handNumber,
+    startedAt: new Date(table.startedAt),
+    endedAt: new Date(endedAt),
+    players,
+    finalClosures: stillSeated.map(closureOf),
+  });
+  table.status = "finished";
+  const summary = {
+    type: "match_ended",
+    tableId: table.tableId,
+    matchId,
+    handsPlayed: table.handNumber,
+    players: players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, profit: p.finalChips - p.buyIn })),
+  };
+  for (const seat of [...table.departed, ...stillSeated]) if (seat.strategy === null) deps.gateway.send(seat.botId, summary);
+}
+
+function playerRecord(seat: SeatRuntime, finalChips: number): MatchPlayerRecord {
+  return {
+    botId: seat.botId,
+    developerId: seat.developerId,
+    seatId: seat.seatId,
+    position: seat.position,
+    buyIn: seat.buyIn,
+    finalChips,
+    handsPlayed: seat.handsPlayed,
+    handsWon: seat.handsWon,
+  };
+}
+
+function closureOf(seat: SeatRuntime): SeatClosure {
+  return { seatId: seat.seatId, developerId: seat.developerId, botId: seat.botId, chips: seat.chips };
+}
+
+/** Busted seats (0 chips) and leavers leave the table; their cashouts go with the next write. */
+function removeSeats(table: TableRuntime, shouldLeave: (seat: SeatRuntime) => boolean): SeatClosure[] {
+  const closures: SeatClosure[] = [];
+  for (const seat of seatsInOrder(table)) {
+    if (!shouldLeave(seat)) continue;
+    table.seats.delete(seat.position);
+    table.departed.push({ ...seat, finalChips: seat.chips });
+    closures.push(closureOf(seat));
+  }
+  return closures;
+}
+
+async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchDeps): Promise<HandState> {
+  const stacksBySeat = new Array<number>(table.config.maxPlayers).fill(0);
+  for (const seat of inPlay) stacksBySeat[seat.position] = seat.chips;
+  table.buttonPosition = nextButton(stacksBySeat, table.buttonPosition);
+  table.handNumber += 1;
+  const state = startHand({
+    seats: inPlay.map((s) => ({ seatIndex: s.position, stack: s.chips })),
+    buttonSeatIndex: table.buttonPosition,
+    smallBlind: table.config.smallBlind,
+    bigBlind: table.config.bigBlind,
+    deck: shuffleDeck(deps.rng),
+  });
+  table.hand = state;
+  const remoteSeats = inPlay.filter((s) => s.strategy === null);
+  let broadcast = 0;
+  const flushEvents = () => {
+    if (remoteSeats.length === 0) return;
+    for (; broadcast < state.events.length; broadcast++) {
+      const message = publicEventMessage(table, state.events[broadcast]);
+      if (message) for (const seat of remoteSeats) deps.gateway.send(seat.botId, message);
+    }
+  };
+  if (remoteSeats.length > 0) {
+    for (let p = 0; p < inPlay.length; p++) {
+      if (inPlay[p].strategy === null) deps.gateway.send(inPlay[p].botId, handStartedMessage(table, state, p));
+    }
+    flushEvents();
+  }
+  while (!state.finished) {
+    const legal = legalActions(state)!;
+    const seat = table.seats.get(legal.actor)!;
+    const decided = decide(table, state, legal, seat, deps);
+    const action = decided instanceof Promise ? await decided : decided;
+    const applied = applyActionInPlace(state, action);
+    if (!applied.ok) invariant(applyActionInPlace(state, fallbackAction(legal)).ok, "the fallback action is always legal");
+    flushEvents();
+  }
+  for (const seat of remoteSeats) deps.gateway.send(seat.botId, handEndedMessage(table, state));
+  return state;
+}
+
+function decide(
+  table: TableRuntime,
+  state: HandState,
+  legal: LegalActions,
+  seat: SeatRuntime,
+  deps: MatchDeps,
+): PlayerAction | Promise<PlayerAction> {
+  if (seat.leaving) return fallbackAction(legal);
+  if (seat.strategy !== null) return STRATEGIES[seat.strategy](decisionView(state, legal), deps.rng);
+  return askRemoteBot(table, state, legal, seat, deps);
+}
+
+async function askRemoteBot(
+  table: TableRuntime,
+  state: HandState,
+  legal: LegalActions,
+  seat: SeatRuntime,
+  deps: MatchDeps,
+): Promise<PlayerAction> {
+  const askedAt = deps.clock.now();
+  const deadline = askedAt + table.config.actionTimeoutMs + seat.timeBankMs;
+  const answer = await deps.gateway.requestAction(
+    seat.botId,
+    deadline,
+    (requestId) => actionRequestMessage(table, state, legal, requestId, deadline, seat.timeBankMs),
+    (action) => {
+      if (seat.leaving) return "you are leaving this table: your actions are folded for you";
+      const tried = applyAction(state, action);
+      return tried.ok ? null : tried.reason;
+    },
+  );
+  if (!answer || seat.leaving) {
+    seat.timeBankMs = 0;
+    return fallbackAction(legal);
+  }
+  const overtime = Math.max(0, answer.answeredAt - askedAt - table.config.actionTimeoutMs);
+  seat.timeBankMs = Math.min(deps.timeBank.capMs, Math.max(0, seat.timeBankMs - overtime) + deps.timeBank.refillMs);
+  return answer.action;
+}
+
+function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState): void {
+  const result = hand.result!;
+  const winners = new Set(result.pots.flatMap((pot) => pot.winners));
+  inPlay.forEach((seat, p) => {
+    seat.chips = result.stacks[p];
+    seat.handsPlayed += 1;
+    if (winners.has(seat.position)) seat.handsWon += 1;
+  });
+}
+
+/** The stored history of a hand: who sat where, every event with every card, and its PHH text. */
+function handHistory(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState) {
+  const botIds = inPlay.map((s) => s.botId);
+  return {
+    handNumber: table.handNumber,
+    button: hand.seats[hand.button],
+    smallBlind: hand.config.smallBlind,
+    bigBlind: hand.config.bigBlind,
+    players: hand.seats.map((position, p) => ({
+      seat: position,
+      botId: botIds[p],
+      startingStack: hand.startingStacks[p],
+      finalStack: hand.result!.stacks[p],
+    })),
+    board: hand.board,
+    events: hand.events,
+    pots: hand.result!.pots,
+    phh: exportPhh(hand, {
+      players: phhOrder(hand).map((p) => botIds[p]),
+      table: table.tableId,
+      hand: table.handNumber,
+    }),
+  };
+}
+
+/** PHH lists players from the small blind round to the button (heads-up: big blind first). */
+function phhOrder(hand: HandState): number[] {
+  const n = hand.seats.length;
+  const order = Array.from({ length: n }, (_, i) => (hand.button + 1 + i) % n);
+  return n === 2 ? [order[0], order[1]] : order;
+}

@@ -1,0 +1,63 @@
+import { t } from "elysia";
+import { oneOf } from "../../lib/http";
+import { BotId } from "../bots/model";
+
+const int = (options: { minimum: number; maximum: number; description?: string }) => t.Integer(options);
+
+export const CreateTableBody = t.Object(
+  {
+    buyIn: t.Optional(int({ minimum: 1, maximum: 1_000_000_000, description: "Chips each bot buys in with; default DEFAULT_BUY_IN (1000)" })),
+    smallBlind: t.Optional(int({ minimum: 1, maximum: 1_000_000_000, description: "Default 5" })),
+    bigBlind: t.Optional(int({ minimum: 1, maximum: 1_000_000_000, description: "Default 10; at least smallBlind, at most buyIn" })),
+    maxPlayers: t.Optional(int({ minimum: 2, maximum: 10, description: "Seats; the match starts when all are taken. Default 6" })),
+    maxHands: t.Optional(int({ minimum: 1, maximum: 100_000, description: "The match ends after this many hands at the latest. Default 200" })),
+    actionTimeoutMs: t.Optional(int({ minimum: 50, maximum: 120_000, description: "Per-action time for remote bots, before the time bank. Default 2000" })),
+    seed: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "Deal from a seeded PRNG: the same seed reproduces every card (replays, tests)" })),
+  },
+  { additionalProperties: false },
+);
+
+export const TableConfig = t.Object({
+  buyIn: t.Integer(),
+  smallBlind: t.Integer(),
+  bigBlind: t.Integer(),
+  maxPlayers: t.Integer(),
+  maxHands: t.Integer(),
+  actionTimeoutMs: t.Integer(),
+  seed: t.Optional(t.String()),
+});
+
+export const Seat = t.Object(
+  {
+    seat: t.Integer({ description: "Seat number at the table, 0-based" }),
+    botId: t.String(),
+    chips: t.Integer({ description: "Chips in front of the bot (during a match: after the last completed hand)" }),
+    leaving: t.Boolean({ description: "Asked to leave: folds from now on and is cashed out after the current hand" }),
+  },
+  { title: "Seat" },
+);
+
+export const Table = t.Object(
+  {
+    tableId: t.String(),
+    config: TableConfig,
+    status: oneOf(["waiting", "running", "finished", "aborted"] as const),
+    seats: t.Array(Seat),
+    matchId: t.Union([t.String(), t.Null()]),
+    handsPlayed: t.Integer(),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  { title: "Table" },
+);
+
+export const TableParams = t.Object({ tableId: t.String({ minLength: 1, maxLength: 64 }) });
+export const SeatBody = t.Object({ botId: BotId }, { additionalProperties: false });
+
+export const LeaveResult = t.Object({
+  tableId: t.String(),
+  botId: t.String(),
+  status: oneOf(["left", "leaving"] as const, {
+    description: "left: cashed out now (waiting table); leaving: folds from now on, cashed out after the current hand",
+  }),
+  cashout: t.Union([t.Integer(), t.Null()], { description: "Credits returned now (left), or null (leaving)" }),
+});

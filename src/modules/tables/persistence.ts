@@ -1,0 +1,178 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db, Queryable, Tx } from "../../db";
+import { botStats, hands, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
+import { invariant } from "../../lib/assert";
+import { cashoutInDb } from "../credits/ledger";
+
+/** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
+export interface SeatClosure {
+  seatId: string;
+  developerId: string;
+  botId: string;
+  chips: number;
+}
+
+export interface HandRecord {
+  number: number;
+  history: unknown;
+}
+
+/** What one transaction writes: completed hands, the stacks after them, and seats that left. */
+export interface Batch {
+  hands: HandRecord[];
+  /** seatId → chips after the last hand in the batch, for seats still at the table. */
+  stacks: Map<string, number>;
+  closures: SeatClosure[];
+}
+
+export interface MatchPlayerRecord {
+  botId: string;
+  developerId: string;
+  seatId: string;
+  position: number;
+  buyIn: number;
+  finalChips: number;
+  handsPlayed: number;
+  handsWon: number;
+}
+
+export interface MatchOutcome {
+  matchId: string;
+  tableId: string;
+  handsPlayed: number;
+  startedAt: Date;
+  endedAt: Date;
+  players: MatchPlayerRecord[];
+  /** Seats still open at the end: cashed out in the same transaction as the record. */
+  finalClosures: SeatClosure[];
+}
+
+export function emptyBatch(): Batch {
+  return { hands: [], stacks: new Map(), closures: [] };
+}
+
+export function winnersOf(players: Array<{ botId: string; finalChips: number; buyIn: number }>) {
+  const most = Math.max(...players.map((p) => p.finalChips));
+  return players.filter((p) => p.finalChips === most).map((p) => ({ botId: p.botId, amount: p.finalChips - p.buyIn }));
+}
+
+export async function markMatchStarted(db: Db, tableId: string, matchId: string, config: TableConfig, startedAt: Date) {
+  await db.transaction(async (tx) => {
+    await tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt });
+    await tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId));
+  });
+}
+
+async function writeBatchIn(tx: Tx, matchId: string | null, tableId: string, batch: Batch, now: Date): Promise<void> {
+  if (batch.hands.length > 0 && matchId) {
+    await tx.insert(hands).values(batch.hands.map((h) => ({ matchId, number: h.number, history: h.history, createdAt: now })));
+    const last = batch.hands[batch.hands.length - 1].number;
+    await tx.update(matches).set({ handsPlayed: last }).where(eq(matches.id, matchId));
+  }
+  if (batch.stacks.size > 0) {
+    const rows = sql.join(
+      [...batch.stacks].map(([seatId, chips]) => sql`(${seatId}::text, ${chips}::bigint)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update seats set chips = v.chips from (values ${rows}) as v(id, chips) where seats.id = v.id and seats.status = 'open'`,
+    );
+  }
+  for (const closure of batch.closures) {
+    await cashoutInDb(tx, closure.developerId, closure.seatId, closure.chips, { botId: closure.botId, tableId, matchId }, now);
+  }
+}
+
+/** One transaction: hand rows, stacks after them, and the cashouts of seats that left. */
+export async function writeBatch(db: Db, matchId: string | null, tableId: string, batch: Batch, now: Date): Promise<void> {
+  await db.transaction((tx) => writeBatchIn(tx, matchId, tableId, batch, now));
+}
+
+/**
+ * The end of a match, in ONE transaction: the last hands, the match record and its players,
+ * every player's stats and the cashout of every seat still open.
+ */
+export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: Batch): Promise<void> {
+  const buyIns = outcome.players.reduce((sum, p) => sum + p.buyIn, 0);
+  const finals = outcome.players.reduce((sum, p) => sum + p.finalChips, 0);
+  invariant(buyIns === finals, `match ${outcome.matchId}: final chips ${finals} must equal buy-ins ${buyIns}`);
+  const winners = winnersOf(outcome.players);
+  await db.transaction(async (tx) => {
+    await writeBatchIn(tx, outcome.matchId, outcome.tableId, { ...lastBatch, closures: [...lastBatch.closures, ...outcome.finalClosures] }, outcome.endedAt);
+    await tx
+      .update(matches)
+      .set({
+        status: "completed",
+        handsPlayed: outcome.handsPlayed,
+        winners,
+        endedAt: outcome.endedAt,
+        durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
+      })
+      .where(eq(matches.id, outcome.matchId));
+    await tx.insert(matchPlayers).values(
+      outcome.players.map((p) => ({ ...p, matchId: outcome.matchId, profit: p.finalChips - p.buyIn })),
+    );
+    const winnerIds = new Set(winners.map((w) => w.botId));
+    for (const p of outcome.players) await addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt);
+    await tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId));
+  });
+}
+
+async function addToStats(tx: Tx, player: MatchPlayerRecord, won: boolean, endedAt: Date): Promise<void> {
+  const profit = player.finalChips - player.buyIn;
+  await tx
+    .insert(botStats)
+    .values({
+      botId: player.botId,
+      matchesPlayed: 1,
+      matchesWon: won ? 1 : 0,
+      handsPlayed: player.handsPlayed,
+      handsWon: player.handsWon,
+      totalBuyIns: player.buyIn,
+      totalWinnings: player.finalChips,
+      netChips: profit,
+      biggestWin: Math.max(0, profit),
+      biggestLoss: Math.min(0, profit),
+      lastPlayed: endedAt,
+    })
+    .onConflictDoUpdate({
+      target: botStats.botId,
+      set: {
+        matchesPlayed: sql`${botStats.matchesPlayed} + excluded.matches_played`,
+        matchesWon: sql`${botStats.matchesWon} + excluded.matches_won`,
+        handsPlayed: sql`${botStats.handsPlayed} + excluded.hands_played`,
+        handsWon: sql`${botStats.handsWon} + excluded.hands_won`,
+        totalBuyIns: sql`${botStats.totalBuyIns} + excluded.total_buy_ins`,
+        totalWinnings: sql`${botStats.totalWinnings} + excluded.total_winnings`,
+        netChips: sql`${botStats.netChips} + excluded.net_chips`,
+        biggestWin: sql`greatest(${botStats.biggestWin}, excluded.biggest_win)`,
+        biggestLoss: sql`least(${botStats.biggestLoss}, excluded.biggest_loss)`,
+        lastPlayed: sql`greatest(${botStats.lastPlayed}, excluded.last_played)`,
+      },
+    });
+}
+
+/**
+ * After a crash (or a failed match): every open seat of the table is cashed out at its chips
+ * after the last completed hand, the match is marked aborted (no stats change), and so is the table.
+ */
+export async function abortTable(db: Queryable, tableId: string, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [table] = await tx.select().from(tables).where(eq(tables.id, tableId)).for("update");
+    if (!table || table.status === "finished" || table.status === "aborted") return 0;
+    const open = await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")));
+    for (const seat of open) {
+      await cashoutInDb(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
+    }
+    if (table.matchId) {
+      await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
+    }
+    await tx.update(tables).set({ status: "aborted" }).where(eq(tables.id, tableId));
+    return open.length;
+  });
+}
+
+export async function openSeatsOf(db: Queryable, tableIds: string[]) {
+  if (tableIds.length === 0) return [];
+  return db.select().from(seats).where(and(inArray(seats.tableId, tableIds), eq(seats.status, "open")));
+}

@@ -1,0 +1,69 @@
+import type { TableConfig, TableStatus } from "../../db/schema";
+import type { HandState } from "../../poker/hand-types";
+import type { BuiltInStrategy } from "../bots/model";
+
+/** One bot's seat at a table, as the hosting process sees it. */
+export interface SeatRuntime {
+  seatId: string;
+  position: number;
+  botId: string;
+  developerId: string;
+  /** null: a remote bot over WebSocket. */
+  strategy: BuiltInStrategy | null;
+  buyIn: number;
+  chips: number;
+  /** Asked to leave during the match: folds from now on, removed after the current hand. */
+  leaving: boolean;
+  handsPlayed: number;
+  handsWon: number;
+  /** Extra thinking time beyond the per-action timeout (remote bots). */
+  timeBankMs: number;
+}
+
+/** A seat that left the match before its end, with what it cashed out. */
+export interface DepartedSeat extends SeatRuntime {
+  finalChips: number;
+}
+
+export interface TableRuntime {
+  tableId: string;
+  createdBy: string;
+  createdAt: Date;
+  config: TableConfig;
+  status: TableStatus;
+  matchId: string | null;
+  startedAt: number | null;
+  /** Seated bots by position. */
+  seats: Map<number, SeatRuntime>;
+  /** Positions promised to joins whose buy-in is still in flight. */
+  reserved: Set<number>;
+  departed: DepartedSeat[];
+  handNumber: number;
+  /** The hand in play (for snapshots), null between hands. */
+  hand: HandState | null;
+  buttonPosition: number | null;
+  /** Set at shutdown: the match stops at the next hand boundary and the table is aborted. */
+  stopRequested: boolean;
+}
+
+export function seatsInOrder(table: TableRuntime): SeatRuntime[] {
+  return [...table.seats.values()].sort((a, b) => a.position - b.position);
+}
+
+export function isFull(table: TableRuntime): boolean {
+  return table.seats.size >= table.config.maxPlayers;
+}
+
+export function freePosition(table: TableRuntime): number | null {
+  for (let position = 0; position < table.config.maxPlayers; position++) {
+    if (!table.seats.has(position) && !table.reserved.has(position)) return position;
+  }
+  return null;
+}
+
+/** Chips on the table now: seated stacks (the hand in play is settled into them at its end). */
+export function chipsOnTable(table: TableRuntime): number {
+  let total = 0;
+  for (const seat of table.seats.values()) total += seat.chips;
+  return total;
+}
