@@ -15,6 +15,6 @@ export * from "./hand-types.ts";
 export { startHand, legalActions, applyAction, applyActionInPlace, cloneHand, seatToAct, type StartHandOptions } from "./hand.ts";
 export { sidePots } from "./showdown.ts";
 export * from "./match.ts";
-export { exportPhh, parsePhh, parsePhhs, replayPhh, type PhhHand, type ReplayResult, type ExportOptions } from "./phh.ts";
+export { exportPhh, playersInPhhOrder, parsePhh, parsePhhs, replayPhh, type PhhHand, type ReplayResult, type ExportOptions } from "./phh.ts";
 export { assert, assertChipsConserved } from "./invariants.ts";
 export { randomLegalAction } from "./simulate.ts";

@@ -33,8 +33,8 @@ function phhPlayerNumber(state: HandState, p: number): number {
   return ((p - state.button - 1 + n) % n) + 1;
 }
 
-/** Player indices in PHH order p1..pn. */
-function playersInPhhOrder(state: HandState): number[] {
+/** Player indices (table order) in PHH order p1..pn: from the seat left of the button round to the button. */
+export function playersInPhhOrder(state: HandState): number[] {
   const n = state.seats.length;
   return Array.from({ length: n }, (_, i) => (state.button + 1 + i) % n);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parsePhhs, replayPhh, exportPhh, parsePhh } from "../../src/poker/phh.ts";
+import { parsePhhs, replayPhh, exportPhh, parsePhh, playersInPhhOrder } from "../../src/poker/phh.ts";
 import { play, riggedDeck, table } from "./helpers.ts";
 
 const vectors = new URL("../../../shared/vectors/", import.meta.url);
@@ -60,5 +60,9 @@ describe("export", () => {
     expect(parsed.starting_stacks).toEqual([100, 100]);
     expect(parsed.actions.slice(2)).toEqual(["p2 cbr 30", "p1 f"]);
     expect(replayPhh(parsed).finishingStacks).toEqual([90, 110]);
+  });
+  test("playersInPhhOrder starts left of the button and ends on it", () => {
+    expect(playersInPhhOrder(table([100, 100, 100, 100], 1))).toEqual([2, 3, 0, 1]);
+    expect(playersInPhhOrder(table([100, 100], 0))).toEqual([1, 0]);
   });
 });
