@@ -5,7 +5,7 @@
  * showdown and pot awards happen inside the transition that closes the betting.
  */
 import type { ApplyResult, HandConfig, HandState, LegalActions, PlayerAction, Street } from "./hand-types.ts";
-import { assert, assertChipsConserved } from "./invariants.ts";
+import { assert, assertChipsConserved, invariantViolated } from "./invariants.ts";
 import { awardPotsUncontested, settleShowdown } from "./showdown.ts";
 
 export interface StartHandOptions {
@@ -22,8 +22,14 @@ export interface StartHandOptions {
   deck: number[];
 }
 
-const NEXT_STREET: Record<Street, Street> = { preflop: "flop", flop: "turn", turn: "river", river: "showdown", showdown: "showdown" };
-const BOARD_CARDS_DEALT: Record<Street, number> = { preflop: 0, flop: 3, turn: 1, river: 1, showdown: 0 };
+function nextStreet(street: Street): Street {
+  switch (street) {
+    case "preflop": return "flop";
+    case "flop": return "turn";
+    case "turn": return "river";
+    default: return "showdown";
+  }
+}
 
 function isWholeNumber(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 0;
@@ -45,14 +51,31 @@ function hasDistinctCards(cards: number[]): boolean {
   return true;
 }
 
-function validateStart(options: StartHandOptions): void {
+/** Validates the options; returns the button's player index. */
+function validateStart(options: StartHandOptions): number {
   const { seats, smallBlind, bigBlind, deck } = options;
   assert(seats.length >= 2, "a hand needs at least two players");
-  assert(seats.every((s) => isWholeNumber(s.stack) && s.stack > 0), "every player needs a positive whole-chip stack");
-  assert(seats.every((s, i) => i === 0 || s.seatIndex > seats[i - 1].seatIndex), "seats must be in table order (ascending seat index)");
-  assert(seats.some((s) => s.seatIndex === options.buttonSeatIndex), "the button must be on an occupied seat");
+  let button = -1;
+  for (let i = 0; i < seats.length; i++) {
+    const seat = seats[i];
+    if (!(isWholeNumber(seat.stack) && seat.stack > 0)) invariantViolated("every player needs a positive whole-chip stack");
+    if (i > 0 && !(seat.seatIndex > seats[i - 1].seatIndex)) invariantViolated("seats must be in table order (ascending seat index)");
+    if (seat.seatIndex === options.buttonSeatIndex) button = i;
+  }
+  assert(button >= 0, "the button must be on an occupied seat");
   assert(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
   assert(deck.length >= seats.length * 2 + 8 && hasDistinctCards(deck), "deck too short, or with invalid or repeated cards");
+  return button;
+}
+
+function antesOf(options: StartHandOptions): number[] {
+  const ante = options.ante ?? 0;
+  const n = options.seats.length;
+  const antes = Array.isArray(ante) ? ante.slice() : new Array<number>(n).fill(ante);
+  let valid = antes.length === n;
+  for (let p = 0; valid && p < n; p++) valid = isWholeNumber(antes[p]);
+  assert(valid, "invalid antes");
+  return antes;
 }
 
 function nextPlayer(state: HandState, p: number): number {
@@ -109,13 +132,10 @@ function dealHoleCards(state: HandState): void {
 }
 
 export function startHand(options: StartHandOptions): HandState {
-  validateStart(options);
+  const button = validateStart(options);
   const n = options.seats.length;
-  const button = options.seats.findIndex((s) => s.seatIndex === options.buttonSeatIndex);
   const [smallBlindPlayer, bigBlindPlayer] = blindPositions(n, button);
-  const ante = options.ante ?? 0;
-  const antes = Array.isArray(ante) ? [...ante] : new Array<number>(n).fill(ante);
-  assert(antes.length === n && antes.every(isWholeNumber), "invalid antes");
+  const antes = antesOf(options);
   const config: HandConfig = {
     smallBlind: options.smallBlind,
     bigBlind: options.bigBlind,
@@ -123,20 +143,19 @@ export function startHand(options: StartHandOptions): HandState {
     antes,
     anteTrimming: options.anteTrimming ?? true,
   };
-  const stacks: number[] = [], seats: number[] = [], zeros: number[] = [], no: boolean[] = [];
-  for (const seat of options.seats) {
-    stacks.push(seat.stack);
-    seats.push(seat.seatIndex);
-    zeros.push(0);
-    no.push(false);
+  const stacks = new Array<number>(n), seats = new Array<number>(n);
+  for (let p = 0; p < n; p++) {
+    stacks[p] = options.seats[p].stack;
+    seats[p] = options.seats[p].seatIndex;
   }
+  const zeros = new Array<number>(n).fill(0), no = new Array<boolean>(n).fill(false);
   const state: HandState = {
     config,
     seats,
     button,
     smallBlindPlayer,
     bigBlindPlayer,
-    startingStacks: [...stacks],
+    startingStacks: stacks.slice(),
     stacks,
     bets: zeros.slice(),
     contributions: zeros.slice(),
@@ -145,7 +164,7 @@ export function startHand(options: StartHandOptions): HandState {
     acted: no,
     holeCards: zeros.concat(zeros),
     board: [],
-    deck: [...options.deck],
+    deck: options.deck.slice(),
     deckPosition: 0,
     street: "preflop",
     actor: -1,
@@ -172,12 +191,6 @@ function playersWithChipsInHand(state: HandState): number {
   return count;
 }
 
-function playersInHand(state: HandState): number {
-  let count = 0;
-  for (let p = 0; p < state.seats.length; p++) if (!state.folded[p]) count++;
-  return count;
-}
-
 /** Owes a decision: in the hand with chips, and has not acted or faces a bet. */
 function needsToAct(state: HandState, p: number, playersWithChips: number): boolean {
   if (state.folded[p] || state.stacks[p] === 0) return false;
@@ -199,21 +212,32 @@ function raiseCanBeAnswered(state: HandState, p: number): boolean {
   return false;
 }
 
+function canRaise(state: HandState, p: number): boolean {
+  return state.stacks[p] > state.currentBet - state.bets[p] && raiseReopenedFor(state, p) && raiseCanBeAnswered(state, p);
+}
+
+/** Raise-to bounds for a player who can raise: a full raise, or all in when that is less. */
+function minRaiseTo(state: HandState, p: number): number {
+  return Math.min(state.currentBet + state.lastFullRaise, state.stacks[p] + state.bets[p]);
+}
+
+function maxRaiseTo(state: HandState, p: number): number {
+  return state.stacks[p] + state.bets[p];
+}
+
 export function legalActions(state: HandState): LegalActions | null {
   if (state.finished || state.actor < 0) return null;
   const p = state.actor;
   const toCall = state.currentBet - state.bets[p];
-  const allInTo = state.stacks[p] + state.bets[p];
-  const canRaise = state.stacks[p] > toCall && raiseReopenedFor(state, p) && raiseCanBeAnswered(state, p);
-  const fullRaiseTo = state.currentBet + state.lastFullRaise;
+  const raiseAllowed = canRaise(state, p);
   return {
     actor: state.seats[p],
     canFold: true,
     canCheck: toCall === 0,
     callAmount: Math.min(toCall, state.stacks[p]),
-    canRaise,
-    minRaiseTo: canRaise ? Math.min(fullRaiseTo, allInTo) : 0,
-    maxRaiseTo: canRaise ? allInTo : 0,
+    canRaise: raiseAllowed,
+    minRaiseTo: raiseAllowed ? minRaiseTo(state, p) : 0,
+    maxRaiseTo: raiseAllowed ? maxRaiseTo(state, p) : 0,
   };
 }
 
@@ -223,21 +247,25 @@ function putChipsIn(state: HandState, p: number, amount: number): void {
   state.contributions[p] += amount;
 }
 
-/** Validates the action against legalActions; null when legal, else the reason. */
+/** The same rules as legalActions, without building its result; null when legal, else the reason. */
 function illegalActionReason(state: HandState, action: PlayerAction): string | null {
-  const legal = legalActions(state);
-  if (!legal) return state.finished ? "the hand is finished" : "no player is to act";
+  if (state.finished) return "the hand is finished";
+  const p = state.actor;
+  if (p < 0) return "no player is to act";
   switch (action?.type) {
     case "fold":
     case "call":
       return null;
-    case "check":
-      return legal.canCheck ? null : `cannot check: ${legal.callAmount} to call`;
+    case "check": {
+      const toCall = state.currentBet - state.bets[p];
+      return toCall === 0 ? null : `cannot check: ${Math.min(toCall, state.stacks[p])} to call`;
+    }
     case "raise": {
-      if (!legal.canRaise) return "raising is not allowed now (call or fold)";
+      if (!canRaise(state, p)) return "raising is not allowed now (call or fold)";
       const to = action.amount;
       if (!Number.isSafeInteger(to)) return "raise needs a whole-chip amount (the street total to raise to)";
-      if (to! < legal.minRaiseTo || to! > legal.maxRaiseTo) return `raise must be to between ${legal.minRaiseTo} and ${legal.maxRaiseTo}`;
+      const low = minRaiseTo(state, p), high = maxRaiseTo(state, p);
+      if (to! < low || to! > high) return `raise must be to between ${low} and ${high}`;
       return null;
     }
     default:
@@ -289,14 +317,15 @@ function returnUncalledBet(state: HandState): void {
 }
 
 function dealNextStreet(state: HandState): void {
-  state.street = NEXT_STREET[state.street];
-  const count = BOARD_CARDS_DEALT[state.street];
+  const street = nextStreet(state.street);
+  state.street = street;
+  const count = street === "flop" ? 3 : street === "showdown" ? 0 : 1;
   if (count === 0) return;
   state.deckPosition++; // burn
   const cards = state.deck.slice(state.deckPosition, state.deckPosition + count);
   state.deckPosition += count;
-  state.board.push(...cards);
-  state.events.push({ type: "street", street: state.street, cards, board: [...state.board] });
+  for (let i = 0; i < count; i++) state.board.push(cards[i]);
+  state.events.push({ type: "street", street, cards, board: state.board.slice() });
 }
 
 function resetBettingRound(state: HandState): void {
@@ -323,14 +352,20 @@ function closeBettingRound(state: HandState): void {
 
 /** Finds the next player to act after player `from`, or closes the betting round. */
 function advanceFrom(state: HandState, from: number): void {
-  if (playersInHand(state) === 1) {
+  const n = state.seats.length;
+  let inHand = 0, withChips = 0;
+  for (let p = 0; p < n; p++) {
+    if (state.folded[p]) continue;
+    inHand++;
+    if (state.stacks[p] > 0) withChips++;
+  }
+  if (inHand === 1) {
     state.actor = -1;
     returnUncalledBet(state);
     return awardPotsUncontested(state);
   }
-  const playersWithChips = playersWithChipsInHand(state);
-  for (let i = 1, p = nextPlayer(state, from); i <= state.seats.length; i++, p = nextPlayer(state, p)) {
-    if (needsToAct(state, p, playersWithChips)) {
+  for (let i = 1, p = from + 1 === n ? 0 : from + 1; i <= n; i++, p = p + 1 === n ? 0 : p + 1) {
+    if (needsToAct(state, p, withChips)) {
       state.actor = p;
       return;
     }

@@ -1,7 +1,7 @@
 /** Pots, showdown and awards: the end of a hand. */
 import { evaluate7 } from "./evaluator.ts";
 import type { HandState, PotAward, ShownHand } from "./hand-types.ts";
-import { assert, assertChipsConserved } from "./invariants.ts";
+import { assertChipsConserved, invariantViolated } from "./invariants.ts";
 
 interface Pot {
   amount: number;
@@ -17,26 +17,30 @@ interface Pot {
  */
 export function sidePots(state: HandState): Pot[] {
   const n = state.seats.length;
-  const live = state.contributions.slice();
-  let deadMoney = 0;
-  if (!state.config.anteTrimming) {
-    for (let p = 0; p < n; p++) {
-      live[p] -= state.antesPosted[p];
-      deadMoney += state.antesPosted[p];
-    }
+  const { contributions, antesPosted, folded } = state;
+  const antesAreLive = state.config.anteTrimming;
+  const live = new Array<number>(n);
+  let deadMoney = 0, contributed = 0;
+  for (let p = 0; p < n; p++) {
+    contributed += contributions[p];
+    live[p] = antesAreLive ? contributions[p] : contributions[p] - antesPosted[p];
+    if (!antesAreLive) deadMoney += antesPosted[p];
   }
-  const levels = live.filter((c) => c > 0).sort((x, y) => x - y);
   const pots: Pot[] = [];
-  let previous = 0;
-  for (const level of levels) {
-    if (level === previous) continue;
+  let total = 0;
+  // Layers bottom up: each level is the smallest live contribution above the previous one.
+  for (let previous = 0; ; ) {
+    let level = Infinity;
+    for (let p = 0; p < n; p++) if (live[p] > previous && live[p] < level) level = live[p];
+    if (level === Infinity) break;
     let amount = 0;
     const eligible: number[] = [];
     for (let p = 0; p < n; p++) {
       if (live[p] > previous) amount += Math.min(live[p], level) - previous;
-      if (live[p] >= level && !state.folded[p]) eligible.push(p);
+      if (live[p] >= level && !folded[p]) eligible.push(p);
     }
-    const below = pots[pots.length - 1];
+    total += amount;
+    const below = pots.length > 0 ? pots[pots.length - 1] : null;
     // Layers with the same players (e.g. a folded blind's chips) form one pot; only all-ins split pots.
     if (below && (eligible.length === 0 || sameMembers(below.eligible, eligible))) below.amount += amount;
     else pots.push({ amount, eligible });
@@ -45,51 +49,49 @@ export function sidePots(state: HandState): Pot[] {
   if (deadMoney > 0) {
     if (pots.length === 0) pots.push({ amount: 0, eligible: inHand(state) });
     pots[0].amount += deadMoney;
+    total += deadMoney;
   }
-  let total = 0;
-  for (const pot of pots) total += pot.amount;
-  assert(total === state.contributions.reduce((s, c) => s + c, 0), "pots do not add up to the contributions");
+  if (total !== contributed) invariantViolated(`pots add up to ${total}, the contributions to ${contributed}`);
   return pots;
 }
 
 function sameMembers(a: number[], b: number[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
+/** Player indices still in the hand, ascending. */
 function inHand(state: HandState): number[] {
   const players: number[] = [];
   for (let p = 0; p < state.seats.length; p++) if (!state.folded[p]) players.push(p);
   return players;
 }
 
-/** Seats in order from the first one left of the button: the order odd chips are handed out. */
-function leftOfButtonOrder(state: HandState, players: number[]): number[] {
-  const n = state.seats.length;
-  const distance = (p: number) => (p - state.button - 1 + n) % n;
-  return [...players].sort((x, y) => distance(x) - distance(y));
+/** Ascending player indices reordered clockwise, starting with the first one at or after `start`. */
+function clockwiseFrom(ascending: number[], start: number): number[] {
+  let first = 0;
+  while (first < ascending.length && ascending[first] < start) first++;
+  if (first === 0 || first === ascending.length) return ascending.slice();
+  return ascending.slice(first).concat(ascending.slice(0, first));
 }
 
 /** Equal shares; the odd chips go one each to the winners nearest the button's left. */
-function splitPot(state: HandState, amount: number, winners: number[]): { winners: number[]; shares: number[] } {
-  const ordered = leftOfButtonOrder(state, winners);
-  const share = Math.floor(amount / ordered.length);
-  const oddChips = amount - share * ordered.length;
-  return { winners: ordered, shares: ordered.map((_, i) => share + (i < oddChips ? 1 : 0)) };
-}
-
-function payPots(state: HandState, pots: Pot[], winnersOf: (pot: Pot) => number[]): PotAward[] {
-  return pots.map((pot, index) => {
-    const { winners, shares } = splitPot(state, pot.amount, winnersOf(pot));
-    winners.forEach((p, i) => (state.stacks[p] += shares[i]));
-    const award: PotAward = {
-      amount: pot.amount,
-      eligible: pot.eligible.map((p) => state.seats[p]),
-      winners: winners.map((p) => state.seats[p]),
-      shares,
-    };
-    state.events.push({ type: "pot_awarded", pot: index, ...award });
-    return award;
-  });
+function payPot(state: HandState, index: number, pot: Pot, ascendingWinners: number[]): PotAward {
+  const winners = clockwiseFrom(ascendingWinners, state.button + 1);
+  const share = Math.floor(pot.amount / winners.length);
+  const oddChips = pot.amount - share * winners.length;
+  const shares = new Array<number>(winners.length);
+  const winnerSeats = new Array<number>(winners.length);
+  for (let i = 0; i < winners.length; i++) {
+    shares[i] = i < oddChips ? share + 1 : share;
+    state.stacks[winners[i]] += shares[i];
+    winnerSeats[i] = state.seats[winners[i]];
+  }
+  const eligible = new Array<number>(pot.eligible.length);
+  for (let i = 0; i < eligible.length; i++) eligible[i] = state.seats[pot.eligible[i]];
+  state.events.push({ type: "pot_awarded", pot: index, amount: pot.amount, eligible, winners: winnerSeats, shares });
+  return { amount: pot.amount, eligible, winners: winnerSeats, shares };
 }
 
 function finishHand(state: HandState, awards: PotAward[], shown: ShownHand[], mucked: number[]): void {
@@ -105,8 +107,10 @@ function finishHand(state: HandState, awards: PotAward[], shown: ShownHand[], mu
 
 /** Everyone else folded: the last player takes every pot without showing. */
 export function awardPotsUncontested(state: HandState): void {
-  const [winner] = inHand(state);
-  const awards = payPots(state, sidePots(state), () => [winner]);
+  const winner = state.folded.indexOf(false);
+  const pots = sidePots(state);
+  const awards: PotAward[] = [];
+  for (let i = 0; i < pots.length; i++) awards.push(payPot(state, i, pots[i], [winner]));
   finishHand(state, awards, [], []);
 }
 
@@ -117,40 +121,49 @@ export function awardPotsUncontested(state: HandState): void {
  * otherwise it is mucked and stays hidden. After an all-in run-out every hand is tabled.
  */
 function showdownOrder(state: HandState): number[] {
-  const n = state.seats.length;
   const players = inHand(state);
-  const first = state.lastAggressor >= 0 && !state.folded[state.lastAggressor] ? state.lastAggressor : leftOfButtonOrder(state, players)[0];
-  return [...players].sort((x, y) => ((x - first + n) % n) - ((y - first + n) % n));
+  const aggressor = state.lastAggressor;
+  if (aggressor >= 0 && !state.folded[aggressor]) return clockwiseFrom(players, aggressor);
+  return clockwiseFrom(players, state.button + 1);
 }
 
 export function settleShowdown(state: HandState): void {
   const pots = sidePots(state);
-  const values = new Array<number>(state.seats.length).fill(0);
+  const n = state.seats.length;
+  const values = new Array<number>(n).fill(0);
   const [b0, b1, b2, b3, b4] = state.board;
-  for (const p of inHand(state)) values[p] = evaluate7(state.holeCards[2 * p], state.holeCards[2 * p + 1], b0, b1, b2, b3, b4);
+  for (let p = 0; p < n; p++) {
+    if (!state.folded[p]) values[p] = evaluate7(state.holeCards[2 * p], state.holeCards[2 * p + 1], b0, b1, b2, b3, b4);
+  }
 
-  const bestShownInPot = pots.map(() => 0);
+  const bestShownInPot = new Array<number>(pots.length).fill(0);
   const shown: ShownHand[] = [];
   const mucked: number[] = [];
   for (const p of showdownOrder(state)) {
-    const canWinSomething = pots.some((pot, i) => pot.eligible.includes(p) && values[p] >= bestShownInPot[i]);
+    let canWinSomething = false;
+    for (let i = 0; i < pots.length && !canWinSomething; i++) canWinSomething = values[p] >= bestShownInPot[i] && pots[i].eligible.includes(p);
     const seat = state.seats[p];
     if (state.allInRunout || canWinSomething) {
       const cards = [state.holeCards[2 * p], state.holeCards[2 * p + 1]];
       shown.push({ seat, cards, value: values[p] });
       state.events.push({ type: "show", seat, cards, value: values[p] });
-      pots.forEach((pot, i) => {
-        if (pot.eligible.includes(p)) bestShownInPot[i] = Math.max(bestShownInPot[i], values[p]);
-      });
+      for (let i = 0; i < pots.length; i++) {
+        if (values[p] > bestShownInPot[i] && pots[i].eligible.includes(p)) bestShownInPot[i] = values[p];
+      }
     } else {
       mucked.push(seat);
       state.events.push({ type: "muck", seat });
     }
   }
-  const awards = payPots(state, pots, (pot) => {
-    let best = 0;
-    for (const p of pot.eligible) best = Math.max(best, values[p]);
-    return pot.eligible.filter((p) => values[p] === best);
-  });
+  const awards: PotAward[] = [];
+  for (let i = 0; i < pots.length; i++) awards.push(payPot(state, i, pots[i], bestHandsAmong(pots[i].eligible, values)));
   finishHand(state, awards, shown, mucked);
+}
+
+function bestHandsAmong(players: number[], values: number[]): number[] {
+  let best = 0;
+  for (const p of players) if (values[p] > best) best = values[p];
+  const winners: number[] = [];
+  for (const p of players) if (values[p] === best) winners.push(p);
+  return winners;
 }
