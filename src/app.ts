@@ -85,7 +85,9 @@ export function createApp(deps: AppDeps) {
   const services = createServices(deps);
   const auth: AuthOptions = { secret: deps.jwtSecret, clock: services.clock, ttlSeconds: deps.config.tokenTtlSeconds };
   const maxBodyBytes = deps.config.maxBodyBytes;
-  const app = new Elysia({ normalize: false })
+  // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
+  // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
+  const app = new Elysia({ normalize: false, systemRouter: false })
     .use(errorHandler(deps.log ?? defaultLog))
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);
@@ -95,10 +97,10 @@ export function createApp(deps: AppDeps) {
     .use(docsModule())
     .use(healthModule(deps.dbKind))
     .use(authModule(services.identity, auth))
+    .use(protocolModule(services.bots, services.gateway))
     .use(botsModule(services.bots, auth))
     .use(creditsModule(deps.db, services.accounts, auth))
     .use(tablesModule(services.tables, auth))
-    .use(protocolModule(services.bots, services.gateway))
     .use(matchesModule(services.matches))
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches));
   return Object.assign(app, { services });

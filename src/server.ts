@@ -34,8 +34,11 @@ export async function startServer(config: Config, options: { clock?: Clock } = {
     url: `http://127.0.0.1:${port}`,
     stop() {
       stopping ??= (async () => {
-        await app.stop(false);
+        // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
+        const drained = app.stop(false).then(() => true);
         await app.services.tables.shutdown();
+        const closedInTime = await Promise.race([drained, Bun.sleep(5_000).then(() => false)]);
+        if (!closedInTime) await app.stop(true).catch(() => {});
         await app.services.accounts.stopAll();
         await database.close();
       })();

@@ -5,6 +5,7 @@
  * showdown and pot awards happen inside the transition that closes the betting.
  */
 import type { ApplyResult, HandConfig, HandState, LegalActions, PlayerAction, Street } from "./hand-types.ts";
+import { filledArray, setAll } from "./arrays.ts";
 import { assert, assertChipsConserved, invariantViolated } from "./invariants.ts";
 import { awardPotsUncontested, settleShowdown } from "./showdown.ts";
 
@@ -37,7 +38,8 @@ function isWholeNumber(x: unknown): x is number {
 
 function hasDistinctCards(cards: number[]): boolean {
   let low = 0, high = 0; // 52 bits of "seen" across two 32-bit words
-  for (const card of cards) {
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i];
     if (!(card >= 0 && card < 52 && card === (card | 0))) return false;
     const bit = 1 << (card & 31);
     if (card < 32) {
@@ -71,7 +73,7 @@ function validateStart(options: StartHandOptions): number {
 function antesOf(options: StartHandOptions): number[] {
   const ante = options.ante ?? 0;
   const n = options.seats.length;
-  const antes = Array.isArray(ante) ? ante.slice() : new Array<number>(n).fill(ante);
+  const antes = Array.isArray(ante) ? ante.slice() : filledArray<number>(n, ante);
   let valid = antes.length === n;
   for (let p = 0; valid && p < n; p++) valid = isWholeNumber(antes[p]);
   assert(valid, "invalid antes");
@@ -148,7 +150,7 @@ export function startHand(options: StartHandOptions): HandState {
     stacks[p] = options.seats[p].stack;
     seats[p] = options.seats[p].seatIndex;
   }
-  const zeros = new Array<number>(n).fill(0), no = new Array<boolean>(n).fill(false);
+  const zeros = filledArray<number>(n, 0), no = filledArray<boolean>(n, false);
   const state: HandState = {
     config,
     seats,
@@ -329,8 +331,8 @@ function dealNextStreet(state: HandState): void {
 }
 
 function resetBettingRound(state: HandState): void {
-  state.bets.fill(0);
-  state.acted.fill(false);
+  setAll(state.bets, 0);
+  setAll(state.acted, false);
   state.currentBet = 0;
   state.lastFullRaise = state.config.minBet;
 }

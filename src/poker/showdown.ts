@@ -1,6 +1,7 @@
 /** Pots, showdown and awards: the end of a hand. */
 import { evaluate7 } from "./evaluator.ts";
 import type { HandState, PotAward, ShownHand } from "./hand-types.ts";
+import { filledArray, setAll } from "./arrays.ts";
 import { assertChipsConserved, invariantViolated } from "./invariants.ts";
 
 interface Pot {
@@ -95,8 +96,8 @@ function payPot(state: HandState, index: number, pot: Pot, ascendingWinners: num
 }
 
 function finishHand(state: HandState, awards: PotAward[], shown: ShownHand[], mucked: number[]): void {
-  state.contributions.fill(0);
-  state.bets.fill(0);
+  setAll(state.contributions, 0);
+  setAll(state.bets, 0);
   state.actor = -1;
   state.finished = true;
   state.street = "showdown";
@@ -130,13 +131,13 @@ function showdownOrder(state: HandState): number[] {
 export function settleShowdown(state: HandState): void {
   const pots = sidePots(state);
   const n = state.seats.length;
-  const values = new Array<number>(n).fill(0);
+  const values = filledArray<number>(n, 0);
   const [b0, b1, b2, b3, b4] = state.board;
   for (let p = 0; p < n; p++) {
     if (!state.folded[p]) values[p] = evaluate7(state.holeCards[2 * p], state.holeCards[2 * p + 1], b0, b1, b2, b3, b4);
   }
 
-  const bestShownInPot = new Array<number>(pots.length).fill(0);
+  const bestShownInPot = filledArray<number>(pots.length, 0);
   const shown: ShownHand[] = [];
   const mucked: number[] = [];
   for (const p of showdownOrder(state)) {

@@ -1,0 +1,3 @@
+import { setDefaultTimeout } from "bun:test";
+
+setDefaultTimeout(60_000);

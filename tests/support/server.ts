@@ -1,0 +1,55 @@
+import { startServer, type RunningServer } from "../../src/server";
+import { testConfig } from "./app";
+import { createTestDatabase, type TestDatabase } from "./db";
+
+export interface TestServer extends RunningServer {
+  testDb: TestDatabase;
+  api(method: string, path: string, options?: { body?: unknown; token?: string }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** A real server on port 0 over its own fresh Postgres database (for WebSocket tests). */
+export async function startTestServer(label: string, env: Record<string, string> = {}): Promise<TestServer> {
+  const testDb = await createTestDatabase(label);
+  const server = await startServer(testConfig({ DATABASE_URL: testDb.url, PORT: "0", ...env }));
+  const api: TestServer["api"] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: response.status, body };
+  };
+  return {
+    ...server,
+    testDb,
+    api,
+    async close() {
+      await server.stop();
+      await testDb.drop();
+    },
+  };
+}
+
+export async function registerWithCredits(server: TestServer, label: string) {
+  const registered = await server.api("POST", "/api/auth/register", {
+    body: { email: `${label}-${Math.random().toString(36).slice(2)}@example.com`, password: "a long password" },
+  });
+  const token = registered.body.token as string;
+  await server.api("POST", "/api/me/balance/faucet", { token });
+  return { token, developerId: registered.body.developer.developerId as string };
+}
+
+export async function createBot(server: TestServer, token: string, name: string, strategy?: string) {
+  const created = await server.api("POST", "/api/bots", { token, body: strategy ? { name, strategy } : { name } });
+  if (created.status !== 201) throw new Error(`bot not created: ${JSON.stringify(created.body)}`);
+  return created.body as { botId: string; apiKey: string };
+}
