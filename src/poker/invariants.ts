@@ -12,15 +12,26 @@ export function invariantViolated(message: string): never {
 /** Every chip is either behind a player or contributed to this hand; no stack is negative. */
 export function assertChipsConserved(state: HandState): void {
   const { stacks, startingStacks, contributions } = state;
-  const countContributions = !state.finished;
   let start = 0, now = 0, lowest = 0;
-  for (let p = 0; p < stacks.length; p++) {
-    const stack = stacks[p];
-    if (stack < lowest) lowest = stack;
-    start += startingStacks[p];
-    now += countContributions ? stack + contributions[p] : stack;
+  if (state.finished) {
+    for (let p = 0; p < stacks.length; p++) {
+      start += startingStacks[p];
+      now += stacks[p];
+      lowest = stacks[p] < lowest ? stacks[p] : lowest;
+    }
+  } else {
+    for (let p = 0; p < stacks.length; p++) {
+      start += startingStacks[p];
+      now += stacks[p] + contributions[p];
+      lowest = stacks[p] < lowest ? stacks[p] : lowest;
+    }
   }
-  // Messages are built only on failure: this runs after every transition.
-  if (lowest < 0) invariantViolated(`negative stack ${lowest} at seat ${state.seats[stacks.indexOf(lowest)]}`);
-  if (start !== now) invariantViolated(`chips not conserved: started with ${start}, now ${now}`);
+  // This runs after every transition: keep it small enough to inline, and build messages only on failure.
+  if (lowest < 0 || start !== now) chipsNotConserved(state, start, now);
+}
+
+function chipsNotConserved(state: HandState, start: number, now: number): never {
+  const negative = state.stacks.findIndex((stack) => stack < 0);
+  if (negative >= 0) invariantViolated(`negative stack ${state.stacks[negative]} at seat ${state.seats[negative]}`);
+  invariantViolated(`chips not conserved: started with ${start}, now ${now}`);
 }
