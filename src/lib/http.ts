@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { Elysia, t, type TSchema } from "elysia";
 import { AppError, errorBody, type ErrorCode } from "./errors";
 
@@ -42,6 +43,14 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 export function oneOf<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
   const literals = values.map((value) => t.Literal(value)) as unknown as [ReturnType<typeof t.Literal<T[number]>>];
   return t.Union(literals, options);
+}
+
+/**
+ * An integer in a JSON body: strict. (Elysia's t.Integer also takes numeric strings such as
+ * "1000"; a JSON field of the wrong type must be a 400, so bodies use TypeBox's own.)
+ */
+export function bodyInteger(options: { minimum: number; maximum: number; description?: string }) {
+  return Type.Integer(options);
 }
 
 /**

@@ -68,14 +68,20 @@ export function seededRng(seed: string | number): Rng {
   return rng;
 }
 
-/** Uniform integer in [0, bound) by rejection sampling: no modulo bias. */
+const TWO_POW_32 = 0x100000000;
+
+/**
+ * Uniform integer in [0, bound) by rejection sampling: no modulo bias. Draws at or above the
+ * largest multiple of bound that fits in 2^32 are rejected, the rest reduced mod bound.
+ * The quotients are taken by float division: exact here (operands below 2^53), and several
+ * times cheaper than `%`, which is an fmod call for draws of 2^31 and above.
+ */
 export function uniformInt(rng: Rng, bound: number): number {
-  if (!Number.isInteger(bound) || bound <= 0 || bound > 0x100000000) throw new Error(`invalid bound ${bound}`);
-  // Largest multiple of bound that fits in 2^32; draws at or above it are rejected.
-  const limit = 0x100000000 - (0x100000000 % bound);
+  if (!Number.isInteger(bound) || bound <= 0 || bound > TWO_POW_32) throw new Error(`invalid bound ${bound}`);
+  const limit = Math.floor(TWO_POW_32 / bound) * bound;
   for (;;) {
     const draw = rng.nextUint32();
-    if (draw < limit) return draw % bound;
+    if (draw < limit) return draw - Math.floor(draw / bound) * bound;
   }
 }
 

@@ -1,17 +1,15 @@
 import { t } from "elysia";
-import { oneOf } from "../../lib/http";
+import { bodyInteger, oneOf } from "../../lib/http";
 import { BotId } from "../bots/model";
-
-const int = (options: { minimum: number; maximum: number; description?: string }) => t.Integer(options);
 
 export const CreateTableBody = t.Object(
   {
-    buyIn: t.Optional(int({ minimum: 1, maximum: 1_000_000_000, description: "Chips each bot buys in with; default DEFAULT_BUY_IN (1000)" })),
-    smallBlind: t.Optional(int({ minimum: 1, maximum: 1_000_000_000, description: "Default 5" })),
-    bigBlind: t.Optional(int({ minimum: 1, maximum: 1_000_000_000, description: "Default 10; at least smallBlind, at most buyIn" })),
-    maxPlayers: t.Optional(int({ minimum: 2, maximum: 10, description: "Seats; the match starts when all are taken. Default 6" })),
-    maxHands: t.Optional(int({ minimum: 1, maximum: 100_000, description: "The match ends after this many hands at the latest. Default 200" })),
-    actionTimeoutMs: t.Optional(int({ minimum: 50, maximum: 120_000, description: "Per-action time for remote bots, before the time bank. Default 2000" })),
+    buyIn: t.Optional(bodyInteger({ minimum: 1, maximum: 1_000_000_000, description: "Chips each bot buys in with; default DEFAULT_BUY_IN (1000)" })),
+    smallBlind: t.Optional(bodyInteger({ minimum: 1, maximum: 1_000_000_000, description: "Default 5" })),
+    bigBlind: t.Optional(bodyInteger({ minimum: 1, maximum: 1_000_000_000, description: "Default 10; at least smallBlind, at most buyIn" })),
+    maxPlayers: t.Optional(bodyInteger({ minimum: 2, maximum: 10, description: "Seats; the match starts when all are taken. Default 6" })),
+    maxHands: t.Optional(bodyInteger({ minimum: 1, maximum: 100_000, description: "The match ends after this many hands at the latest. Default 200" })),
+    actionTimeoutMs: t.Optional(bodyInteger({ minimum: 50, maximum: 120_000, description: "Per-action time for remote bots, before the time bank. Default 2000" })),
     seed: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "Deal from a seeded PRNG: the same seed reproduces every card (replays, tests)" })),
   },
   { additionalProperties: false },

@@ -155,10 +155,10 @@ export class Tables {
     const entry = await this.hostedEntry(tableId);
     return this.serially(entry, async () => {
       const { table } = entry;
-      if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
       if (this.tableOfBot.has(botId)) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { tableId: this.tableOfBot.get(botId) });
       const position = freePosition(table);
       if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");
+      if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
       table.reserved.add(position);
       try {
         const bought = await this.deps.accounts.buyIn(developerId, table.config.buyIn, { botId, tableId, position });
