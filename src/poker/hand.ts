@@ -164,7 +164,7 @@ export function startHand(options: StartHandOptions): HandState {
     antesPosted: zeros.slice(),
     folded: no.slice(),
     acted: no,
-    holeCards: zeros.concat(zeros),
+    holeCards: filledArray<number>(2 * n, 0),
     board: [],
     deck: options.deck.slice(),
     deckPosition: 0,

@@ -23,13 +23,12 @@ export function seatsInPlay(stacks: readonly number[]): SeatStack[] {
 /** First hand (previousButton null): the first seat in play. */
 export function nextButton(stacks: readonly number[], previousButton: number | null): number {
   const n = stacks.length;
-  if (seatsInPlay(stacks).length === 0) throw new Error("no seat holds chips");
   const start = previousButton === null ? n - 1 : previousButton;
   for (let i = 1; i <= n; i++) {
     const seat = (start + i) % n;
     if (stacks[seat] > 0) return seat;
   }
-  throw new Error("unreachable");
+  throw new Error("no seat holds chips");
 }
 
 /** Seats that started the hand with chips and ended it with none. */
@@ -58,6 +57,6 @@ export function matchStatus(stacks: readonly number[], handsPlayed: number, maxH
 /** Stacks by seat after a finished hand, from the hand's seats and final stacks. */
 export function stacksAfterHand(previous: readonly number[], seats: readonly number[], finalStacks: readonly number[]): number[] {
   const stacks = previous.slice();
-  seats.forEach((seat, i) => (stacks[seat] = finalStacks[i]));
+  for (let i = 0; i < seats.length; i++) stacks[seats[i]] = finalStacks[i];
   return stacks;
 }

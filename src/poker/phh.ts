@@ -28,13 +28,16 @@ export interface ReplayResult {
   state: HandState;
 }
 
-function phhPlayerNumber(state: HandState, p: number): number {
+/** What exporting needs of a hand: a stored history can supply it without the deck or bets. */
+export type ExportableHand = Pick<HandState, "seats" | "button" | "config" | "startingStacks" | "stacks" | "events" | "finished">;
+
+function phhPlayerNumber(state: ExportableHand, p: number): number {
   const n = state.seats.length;
   return ((p - state.button - 1 + n) % n) + 1;
 }
 
 /** Player indices (table order) in PHH order p1..pn: from the seat left of the button round to the button. */
-export function playersInPhhOrder(state: HandState): number[] {
+export function playersInPhhOrder(state: Pick<HandState, "seats" | "button">): number[] {
   const n = state.seats.length;
   return Array.from({ length: n }, (_, i) => (state.button + 1 + i) % n);
 }
@@ -49,7 +52,7 @@ export interface ExportOptions {
   [field: string]: unknown;
 }
 
-export function exportPhh(state: HandState, extra: ExportOptions = {}): string {
+export function exportPhh(state: ExportableHand, extra: ExportOptions = {}): string {
   const order = playersInPhhOrder(state);
   const n = order.length;
   const seatToPlayer = new Map(state.seats.map((seat, p) => [seat, p]));
