@@ -157,7 +157,7 @@ export async function buyInInDb(
 }
 
 /** Closes an open seat and credits its remaining chips with a cashout row, atomically. Once per seat. */
-export async function cashoutInDb(
+export function cashoutInDb(
   db: Queryable,
   developerId: string,
   seatId: string,
@@ -165,39 +165,52 @@ export async function cashoutInDb(
   refs: LedgerRefs,
   now: Date,
 ): Promise<CashoutOutcome> {
+  return db.transaction((tx) => cashoutWithin(tx, developerId, seatId, chips, refs, now));
+}
+
+/**
+ * The cashout's statements, for a caller that already holds a transaction (match ends and hand
+ * batches cash many seats out in one): no savepoint per seat.
+ */
+export async function cashoutWithin(
+  tx: Tx,
+  developerId: string,
+  seatId: string,
+  chips: number,
+  refs: LedgerRefs,
+  now: Date,
+): Promise<CashoutOutcome> {
   invariant(Number.isSafeInteger(chips) && chips >= 0, "cashout is a non-negative integer");
-  return db.transaction(async (tx) => {
-    const closed = await tx
-      .update(seats)
-      .set({ status: "closed", chips: 0, cashout: chips, closedAt: now })
-      .where(and(eq(seats.id, seatId), eq(seats.developerId, developerId), eq(seats.status, "open")))
-      .returning({ botId: seats.botId, tableId: seats.tableId });
-    if (closed.length === 0) {
-      throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
-    }
-    const credited = await tx
-      .update(developers)
-      .set({ balance: sql`${developers.balance} + ${chips}` })
-      .where(eq(developers.id, developerId))
-      .returning({ balance: developers.balance });
-    invariant(credited.length === 1, "the seat's developer exists");
-    const balance = credited[0].balance;
-    const transactionId = await appendTransaction(
-      tx,
-      {
-        developerId,
-        type: "cashout",
-        amount: chips,
-        balanceAfter: balance,
-        seatId,
-        botId: refs.botId ?? closed[0].botId,
-        tableId: refs.tableId ?? closed[0].tableId,
-        matchId: refs.matchId ?? null,
-      },
-      now,
-    );
-    return { balance, transactionId };
-  });
+  const closed = await tx
+    .update(seats)
+    .set({ status: "closed", chips: 0, cashout: chips, closedAt: now })
+    .where(and(eq(seats.id, seatId), eq(seats.developerId, developerId), eq(seats.status, "open")))
+    .returning({ botId: seats.botId, tableId: seats.tableId });
+  if (closed.length === 0) {
+    throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
+  }
+  const credited = await tx
+    .update(developers)
+    .set({ balance: sql`${developers.balance} + ${chips}` })
+    .where(eq(developers.id, developerId))
+    .returning({ balance: developers.balance });
+  invariant(credited.length === 1, "the seat's developer exists");
+  const balance = credited[0].balance;
+  const transactionId = await appendTransaction(
+    tx,
+    {
+      developerId,
+      type: "cashout",
+      amount: chips,
+      balanceAfter: balance,
+      seatId,
+      botId: refs.botId ?? closed[0].botId,
+      tableId: refs.tableId ?? closed[0].tableId,
+      matchId: refs.matchId ?? null,
+    },
+    now,
+  );
+  return { balance, transactionId };
 }
 
 export async function readAccount(db: Queryable, developerId: string) {

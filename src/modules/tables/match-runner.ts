@@ -4,7 +4,6 @@ import { newId } from "../../lib/ids";
 import { applyAction, applyActionInPlace, legalActions, startHand } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { nextButton } from "../../poker/match";
-import { exportPhh } from "../../poker/phh";
 import { shuffleDeck, type Rng } from "../../poker/rng";
 import type { BotGateway } from "../protocol/gateway";
 import {
@@ -14,10 +13,10 @@ import {
   matchStartedMessage,
   publicEventMessage,
 } from "../protocol/messages";
-import { markMatchStarted, type MatchPlayerRecord, type SeatClosure } from "./persistence";
+import { markMatchStarted, type HandRecord, type MatchPlayerRecord, type SeatClosure } from "./persistence";
 import { chipsOnTable, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, fallbackAction, STRATEGIES } from "./strategies";
-import type { TableWriter } from "./writer";
+import type { HandJournal } from "./journal";
 import type { Db } from "../../db";
 
 export interface TimeBankPolicy {
@@ -35,7 +34,7 @@ export interface MatchDeps {
   gateway: BotGateway;
   rng: Rng;
   timeBank: TimeBankPolicy;
-  createWriter: (matchId: string) => TableWriter;
+  journal: HandJournal;
   /** Called after every hand (for spectators and tests); must not throw. */
   onHandFinished?: (table: TableRuntime, hand: HandState) => void;
 }
@@ -53,28 +52,32 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   table.status = "running";
   for (const seat of table.seats.values()) seat.timeBankMs = deps.timeBank.initialMs;
   await markMatchStarted(deps.db, table.tableId, matchId, table.config, new Date(table.startedAt));
-  const writer = deps.createWriter(matchId);
+  const journal = deps.journal;
+  const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
+    journal.record(table.tableId, matchId, hand, stacks, closures);
   const totalChips = chipsOnTable(table);
   const remote = () => seatsInOrder(table).filter((s) => s.strategy === null);
   for (const seat of remote()) deps.gateway.send(seat.botId, matchStartedMessage(table, seat.position));
 
   while (table.handNumber < table.config.maxHands) {
     if (table.stopRequested) throw new Error("the server is shutting down");
-    writer.record(null, new Map(), removeSeats(table, (s) => s.leaving || s.chips === 0));
+    const departing = removeSeats(table, (s) => s.leaving || s.chips === 0);
+    if (departing.length > 0) record(null, new Map(), departing);
     const inPlay = seatsInOrder(table);
     if (inPlay.length < 2) break;
     const hand = await playHand(table, inPlay, deps);
     settleHand(table, inPlay, hand);
     const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
     const closures = removeSeats(table, (s) => s.chips === 0 || s.leaving);
-    writer.record({ number: table.handNumber, history: handHistory(table, inPlay, hand) }, stacks, closures);
+    record({ number: table.handNumber, history: handHistory(table, inPlay, hand) }, stacks, closures);
     invariant(
       chipsOnTable(table) + table.departed.reduce((sum, s) => sum + s.finalChips, 0) === totalChips,
       `table ${table.tableId}: chips must be conserved across hands`,
     );
     deps.onHandFinished?.(table, hand);
-    if (writer.failed) throw writer.failed;
-    await writer.backpressure();
+    const failure = journal.failureOf(table.tableId);
+    if (failure) throw failure;
+    await journal.backpressure();
     await yieldToEventLoop();
   }
 
@@ -85,7 +88,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     ...table.departed.map((s) => playerRecord(s, s.finalChips)),
     ...stillSeated.map((s) => playerRecord(s, s.chips)),
   ];
-  await writer.finish({
+  await journal.finish({
     matchId,
     tableId: table.tableId,
     handsPlayed: table.handNumber,
@@ -225,34 +228,25 @@ function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState)
   });
 }
 
-/** The stored history of a hand: who sat where, every event with every card, and its PHH text. */
+/**
+ * The stored history of a hand: who sat where, the hand's rules, every event with every card.
+ * (PHH text is derived from it when asked for, off the hot path.)
+ */
 function handHistory(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState) {
-  const botIds = inPlay.map((s) => s.botId);
   return {
     handNumber: table.handNumber,
     button: hand.seats[hand.button],
     smallBlind: hand.config.smallBlind,
     bigBlind: hand.config.bigBlind,
+    config: hand.config,
     players: hand.seats.map((position, p) => ({
       seat: position,
-      botId: botIds[p],
+      botId: inPlay[p].botId,
       startingStack: hand.startingStacks[p],
       finalStack: hand.result!.stacks[p],
     })),
     board: hand.board,
     events: hand.events,
     pots: hand.result!.pots,
-    phh: exportPhh(hand, {
-      players: phhOrder(hand).map((p) => botIds[p]),
-      table: table.tableId,
-      hand: table.handNumber,
-    }),
   };
-}
-
-/** PHH lists players from the small blind round to the button (heads-up: big blind first). */
-function phhOrder(hand: HandState): number[] {
-  const n = hand.seats.length;
-  const order = Array.from({ length: n }, (_, i) => (hand.button + 1 + i) % n);
-  return n === 2 ? [order[0], order[1]] : order;
 }

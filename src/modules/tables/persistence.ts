@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../../db";
-import { botStats, hands, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
+import { botStats, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
 import { invariant } from "../../lib/assert";
-import { cashoutInDb } from "../credits/ledger";
+import { cashoutWithin } from "../credits/ledger";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
 export interface SeatClosure {
@@ -17,8 +17,10 @@ export interface HandRecord {
   history: unknown;
 }
 
-/** What one transaction writes: completed hands, the stacks after them, and seats that left. */
-export interface Batch {
+/** One table's share of a write: completed hands, the stacks after them, and seats that left. */
+export interface TableBatch {
+  tableId: string;
+  matchId: string;
   hands: HandRecord[];
   /** seatId → chips after the last hand in the batch, for seats still at the table. */
   stacks: Map<string, number>;
@@ -47,8 +49,8 @@ export interface MatchOutcome {
   finalClosures: SeatClosure[];
 }
 
-export function emptyBatch(): Batch {
-  return { hands: [], stacks: new Map(), closures: [] };
+export function emptyBatch(tableId: string, matchId: string): TableBatch {
+  return { tableId, matchId, hands: [], stacks: new Map(), closures: [] };
 }
 
 export function winnersOf(players: Array<{ botId: string; finalChips: number; buyIn: number }>) {
@@ -63,42 +65,49 @@ export async function markMatchStarted(db: Db, tableId: string, matchId: string,
   });
 }
 
-async function writeBatchIn(tx: Tx, matchId: string | null, tableId: string, batch: Batch, now: Date): Promise<void> {
-  if (batch.hands.length > 0 && matchId) {
-    await tx.insert(hands).values(batch.hands.map((h) => ({ matchId, number: h.number, history: h.history, createdAt: now })));
-    const last = batch.hands[batch.hands.length - 1].number;
-    await tx.update(matches).set({ handsPlayed: last }).where(eq(matches.id, matchId));
+/**
+ * Writes any number of tables' batches with three statements, whatever the count: each takes its
+ * rows as ONE jsonb parameter, so the SQL text never changes and stays a single prepared statement.
+ */
+async function writeBatchesIn(tx: Tx, batches: TableBatch[], now: Date): Promise<void> {
+  const handRows = batches.flatMap((b) => b.hands.map((h) => ({ match_id: b.matchId, number: h.number, history: h.history })));
+  if (handRows.length > 0) {
+    await tx.execute(sql`insert into hands (match_id, number, history, created_at)
+      select x.match_id, x.number, x.history, ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(handRows)}::jsonb) as x(match_id text, number int, history jsonb)`);
+    const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
+    await tx.execute(sql`update matches set hands_played = x.n
+      from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as x(id text, n int) where matches.id = x.id`);
   }
-  if (batch.stacks.size > 0) {
-    const rows = sql.join(
-      [...batch.stacks].map(([seatId, chips]) => sql`(${seatId}::text, ${chips}::bigint)`),
-      sql`, `,
-    );
-    await tx.execute(
-      sql`update seats set chips = v.chips from (values ${rows}) as v(id, chips) where seats.id = v.id and seats.status = 'open'`,
-    );
+  const stacks = batches.flatMap((b) => [...b.stacks].map(([id, chips]) => ({ id, chips })));
+  if (stacks.length > 0) {
+    await tx.execute(sql`update seats set chips = x.chips
+      from jsonb_to_recordset(${JSON.stringify(stacks)}::jsonb) as x(id text, chips bigint)
+      where seats.id = x.id and seats.status = 'open'`);
   }
-  for (const closure of batch.closures) {
-    await cashoutInDb(tx, closure.developerId, closure.seatId, closure.chips, { botId: closure.botId, tableId, matchId }, now);
+  for (const batch of batches) {
+    for (const closure of batch.closures) {
+      await cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId }, now);
+    }
   }
 }
 
-/** One transaction: hand rows, stacks after them, and the cashouts of seats that left. */
-export async function writeBatch(db: Db, matchId: string | null, tableId: string, batch: Batch, now: Date): Promise<void> {
-  await db.transaction((tx) => writeBatchIn(tx, matchId, tableId, batch, now));
+/** One transaction for all the batches given: hand rows, stacks after them, cashouts of seats that left. */
+export async function writeBatches(db: Db, batches: TableBatch[], now: Date): Promise<void> {
+  await db.transaction((tx) => writeBatchesIn(tx, batches, now));
 }
 
 /**
  * The end of a match, in ONE transaction: the last hands, the match record and its players,
  * every player's stats and the cashout of every seat still open.
  */
-export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: Batch): Promise<void> {
+export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: TableBatch): Promise<void> {
   const buyIns = outcome.players.reduce((sum, p) => sum + p.buyIn, 0);
   const finals = outcome.players.reduce((sum, p) => sum + p.finalChips, 0);
   invariant(buyIns === finals, `match ${outcome.matchId}: final chips ${finals} must equal buy-ins ${buyIns}`);
   const winners = winnersOf(outcome.players);
   await db.transaction(async (tx) => {
-    await writeBatchIn(tx, outcome.matchId, outcome.tableId, { ...lastBatch, closures: [...lastBatch.closures, ...outcome.finalClosures] }, outcome.endedAt);
+    await writeBatchesIn(tx, [{ ...lastBatch, closures: [...lastBatch.closures, ...outcome.finalClosures] }], outcome.endedAt);
     await tx
       .update(matches)
       .set({
@@ -162,7 +171,7 @@ export async function abortTable(db: Queryable, tableId: string, now: Date): Pro
     if (!table || table.status === "finished" || table.status === "aborted") return 0;
     const open = await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")));
     for (const seat of open) {
-      await cashoutInDb(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
+      await cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
     if (table.matchId) {
       await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));

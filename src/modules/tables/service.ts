@@ -15,7 +15,7 @@ import { playMatch, type TimeBankPolicy } from "./match-runner";
 import { abortTable, openSeatsOf } from "./persistence";
 import { freePosition, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
-import { TableWriter } from "./writer";
+import { HandJournal } from "./journal";
 
 export interface TablesDeps {
   db: Db;
@@ -78,7 +78,10 @@ export class Tables {
   /** Every match promise, so shutdown and tests can wait for them. */
   private readonly running = new Set<Promise<unknown>>();
 
+  private readonly journal: HandJournal;
+
   constructor(private readonly deps: TablesDeps) {
+    this.journal = new HandJournal(deps.db, deps.clock, deps.log);
     this.machine = createTableMachine({
       playMatch: (table) => this.track(this.play(table)),
       abort: (table, error) => this.abort(table, error),
@@ -317,8 +320,9 @@ export class Tables {
       gateway: this.deps.gateway,
       rng,
       timeBank: this.deps.timeBank,
-      createWriter: (matchId) => new TableWriter(this.deps.db, this.deps.clock, table.tableId, matchId),
+      journal: this.journal,
     });
+    this.journal.release(table.tableId);
     // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now.
     for (const seat of [...table.departed, ...table.seats.values()]) {
       if (this.tableOfBot.get(seat.botId) === table.tableId) this.tableOfBot.delete(seat.botId);
@@ -328,6 +332,9 @@ export class Tables {
   private async abort(table: TableRuntime, error: unknown): Promise<void> {
     this.deps.log(`match at table ${table.tableId} failed; aborting the table`, error);
     table.status = "aborted";
+    // What is already on its way to the database lands first; the rest of the table's hands are dropped.
+    this.journal.release(table.tableId);
+    await this.journal.flushed();
     await abortTable(this.deps.db, table.tableId, new Date(this.deps.clock.now()));
   }
 

@@ -1,0 +1,55 @@
+/**
+ * End to end: 40 concurrent 6-max tables of built-in bots on Postgres, every hand history
+ * written. Prints hands per second from the first join of the last seat to the last match end.
+ * Goal: ≥ 3,000 hands/s on the 2-core CI machine. Not a test: figures only.
+ */
+import { createApp } from "../src/app";
+import { loadConfig } from "../src/config";
+import { openDatabase } from "../src/db";
+import { ensureJwtSecret } from "../src/db/settings";
+import { auditLedger } from "../src/modules/credits/audit";
+import { createTestDatabase } from "../tests/support/db";
+
+const TABLES = Number(process.env.BENCH_TABLES ?? 40);
+const SEATS = 6;
+const MAX_HANDS = Number(process.env.BENCH_MAX_HANDS ?? 200);
+const STRATEGIES = (process.env.BENCH_STRATEGIES ?? "random,caller,tight,raiser").split(",") as Array<"random" | "caller" | "tight" | "raiser">;
+
+const testDb = await createTestDatabase("bench_e2e");
+const config = loadConfig({ DATABASE_URL: testDb.url, FAUCET_AMOUNT: "100000000", PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1" });
+const database = await openDatabase({ databaseUrl: testDb.url, maxConnections: 20 });
+const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret: await ensureJwtSecret(database.db, undefined), log: () => {} });
+const { identity, accounts, bots, tables, matches } = app.services;
+
+try {
+  const developer = await identity.register({ email: "bench@example.com", password: "bench-password" });
+  await accounts.claimFaucet(developer.developerId);
+  const tableIds: string[] = [];
+  const seatings: Array<{ tableId: string; botId: string }> = [];
+  for (let t = 0; t < TABLES; t++) {
+    const table = await tables.create(developer.developerId, { maxPlayers: SEATS, maxHands: MAX_HANDS, buyIn: 1000 });
+    tableIds.push(table.tableId);
+    for (let s = 0; s < SEATS; s++) {
+      const bot = await bots.create(developer.developerId, { name: `t${t}s${s}`, strategy: STRATEGIES[(t + s) % STRATEGIES.length] });
+      seatings.push({ tableId: table.tableId, botId: bot.botId });
+    }
+  }
+  // Fill every table but its last seat, then take the last seats together: all 40 start at once.
+  const last = seatings.filter((_, i) => i % SEATS === SEATS - 1);
+  for (const seating of seatings.filter((_, i) => i % SEATS !== SEATS - 1)) await tables.join(developer.developerId, seating.tableId, seating.botId);
+  const started = performance.now();
+  await Promise.all(last.map((seating) => tables.join(developer.developerId, seating.tableId, seating.botId)));
+  await tables.settled();
+  const seconds = (performance.now() - started) / 1000;
+  const played = await matches.list({ limit: 200 });
+  const hands = played.reduce((sum, m) => sum + m.handsPlayed, 0);
+  const audit = await auditLedger(database.db);
+  console.log(`${played.length} matches, ${hands} hands (histories written) in ${seconds.toFixed(2)} s`);
+  console.log(`audit: ${audit.ok ? "clean" : audit.problems.join("; ")}`);
+  console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds) }));
+} finally {
+  await tables.shutdown();
+  await accounts.stopAll();
+  await database.close();
+  await testDb.drop();
+}

@@ -1,0 +1,106 @@
+import type { Db } from "../../db";
+import type { Clock } from "../../lib/clock";
+import { emptyBatch, finishMatch, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
+
+/** Above this many unwritten hands, matches wait for the database (backpressure). */
+const MAX_PENDING_HANDS = 2_000;
+
+/**
+ * Writes completed hands of every table in the background. While one transaction runs, hands
+ * from all tables accumulate and go together in the next: a handful of statements per flush
+ * however many tables play, so persistence never throttles play. Per table, order is kept.
+ */
+export class HandJournal {
+  private pending = new Map<string, TableBatch>();
+  private pendingHands = 0;
+  private draining: Promise<void> | null = null;
+  private inFlight: Promise<void> = Promise.resolve();
+  private readonly failures = new Map<string, unknown>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly log: (message: string, error?: unknown) => void,
+  ) {}
+
+  /** A write of this table's hands failed: its match must stop (and the table is aborted). */
+  failureOf(tableId: string): unknown {
+    return this.failures.get(tableId);
+  }
+
+  record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]): void {
+    let batch = this.pending.get(tableId);
+    if (!batch) {
+      batch = emptyBatch(tableId, matchId);
+      this.pending.set(tableId, batch);
+    }
+    if (hand) {
+      batch.hands.push(hand);
+      this.pendingHands += 1;
+    }
+    for (const [seatId, chips] of stacks) batch.stacks.set(seatId, chips);
+    for (const closure of closures) {
+      batch.stacks.delete(closure.seatId);
+      batch.closures.push(closure);
+    }
+    this.draining ??= this.drain();
+  }
+
+  /** Resolves when the backlog is small enough for play to go on. */
+  async backpressure(): Promise<void> {
+    while (this.pendingHands > MAX_PENDING_HANDS && this.draining) await this.inFlight;
+  }
+
+  /**
+   * Ends a match: its table's unwritten hands go into the match-end transaction, after any
+   * earlier batch of the table already on its way to the database.
+   */
+  async finish(outcome: MatchOutcome): Promise<void> {
+    const last = this.take(outcome.tableId) ?? emptyBatch(outcome.tableId, outcome.matchId);
+    await this.inFlight;
+    const failure = this.failures.get(outcome.tableId);
+    if (failure) throw failure;
+    await finishMatch(this.db, outcome, last);
+  }
+
+  /** Forget a table (its match ended or was aborted). */
+  release(tableId: string): void {
+    this.take(tableId);
+    this.failures.delete(tableId);
+  }
+
+  /** Resolves when everything recorded so far is written (shutdown, tests). */
+  async flushed(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  private take(tableId: string): TableBatch | undefined {
+    const batch = this.pending.get(tableId);
+    if (!batch) return undefined;
+    this.pending.delete(tableId);
+    this.pendingHands -= batch.hands.length;
+    return batch;
+  }
+
+  private async drain(): Promise<void> {
+    // One macrotask first, so the hands of every table that finished one meanwhile go together.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.pending.size > 0) {
+        const batches = [...this.pending.values()];
+        this.pending = new Map();
+        this.pendingHands = 0;
+        const write = writeBatches(this.db, batches, new Date(this.clock.now()));
+        this.inFlight = write.catch(() => {});
+        try {
+          await write;
+        } catch (error) {
+          this.log(`writing ${batches.length} table batch(es) failed; their matches stop`, error);
+          for (const batch of batches) this.failures.set(batch.tableId, error);
+        }
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+}
