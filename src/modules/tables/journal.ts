@@ -1,6 +1,8 @@
 import type { Db } from "../../db";
 import type { Clock } from "../../lib/clock";
-import { emptyBatch, finishMatch, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
+import type { MatchStore } from "./match-runner";
+import { emptyBatch, finishMatch, markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
+import type { TableRuntime } from "./runtime";
 
 /** Above this many unwritten hands, matches wait for the database (backpressure). */
 const MAX_PENDING_HANDS = 2_000;
@@ -10,7 +12,7 @@ const MAX_PENDING_HANDS = 2_000;
  * from all tables accumulate and go together in the next: a handful of statements per flush
  * however many tables play, so persistence never throttles play. Per table, order is kept.
  */
-export class HandJournal {
+export class HandJournal implements MatchStore {
   private pending = new Map<string, TableBatch>();
   private pendingHands = 0;
   private draining: Promise<void> | null = null;
@@ -22,6 +24,10 @@ export class HandJournal {
     private readonly clock: Clock,
     private readonly log: (message: string, error?: unknown) => void,
   ) {}
+
+  started(table: TableRuntime): Promise<void> {
+    return markMatchStarted(this.db, table.tableId, table.matchId!, table.config, new Date(table.startedAt!));
+  }
 
   /** A write of this table's hands failed: its match must stop (and the table is aborted). */
   failureOf(tableId: string): unknown {

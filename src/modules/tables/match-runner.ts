@@ -1,41 +1,42 @@
 import type { Clock } from "../../lib/clock";
 import { invariant } from "../../lib/assert";
 import { newId } from "../../lib/ids";
-import { applyAction, applyActionInPlace, legalActions, startHand } from "../../poker/hand";
+import { applyActionInPlace, legalActions, startHand } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { nextButton } from "../../poker/match";
 import { shuffleDeck, type Rng } from "../../poker/rng";
-import type { BotGateway } from "../protocol/gateway";
+import type { ServerMessage } from "../protocol/gateway";
 import {
-  actionRequestMessage,
   handEndedMessage,
   handStartedMessage,
   matchStartedMessage,
   publicEventMessage,
 } from "../protocol/messages";
-import { markMatchStarted, type HandRecord, type MatchPlayerRecord, type SeatClosure } from "./persistence";
+import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from "./persistence";
 import { chipsOnTable, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, fallbackAction, STRATEGIES } from "./strategies";
-import type { HandJournal } from "./journal";
-import type { Db } from "../../db";
 
-export interface TimeBankPolicy {
-  /** Each remote seat starts the match with this much extra time. */
-  initialMs: number;
-  /** Added back after every answered action… */
-  refillMs: number;
-  /** …up to this cap. */
-  capMs: number;
+/** Where a match's hands and its end are written (the database, or memory for local play). */
+export interface MatchStore {
+  started(table: TableRuntime): Promise<void>;
+  record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]): void;
+  /** A write failed: the match must stop. */
+  failureOf(tableId: string): unknown;
+  backpressure(): Promise<void>;
+  finish(outcome: MatchOutcome): Promise<void>;
 }
 
+/** Asks a seat that is not a built-in (a remote or local bot) for its action. */
+export type AskBot = (table: TableRuntime, state: HandState, legal: LegalActions, seat: SeatRuntime) => Promise<PlayerAction>;
+
 export interface MatchDeps {
-  db: Db;
   clock: Clock;
-  gateway: BotGateway;
   rng: Rng;
-  timeBank: TimeBankPolicy;
-  journal: HandJournal;
-  /** Called after every hand (for spectators and tests); must not throw. */
+  store: MatchStore;
+  askBot: AskBot;
+  /** Delivers a protocol message to a bot that is not a built-in. */
+  notify: (botId: string, message: ServerMessage) => void;
+  /** Called after every hand (spectators, progress); must not throw. */
   onHandFinished?: (table: TableRuntime, hand: HandState) => void;
 }
 
@@ -50,14 +51,14 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   table.matchId = matchId;
   table.startedAt = deps.clock.now();
   table.status = "running";
-  for (const seat of table.seats.values()) seat.timeBankMs = deps.timeBank.initialMs;
-  await markMatchStarted(deps.db, table.tableId, matchId, table.config, new Date(table.startedAt));
-  const journal = deps.journal;
+  await deps.store.started(table);
+  const store = deps.store;
   const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
-    journal.record(table.tableId, matchId, hand, stacks, closures);
+    store.record(table.tableId, matchId, hand, stacks, closures);
   const totalChips = chipsOnTable(table);
-  const remote = () => seatsInOrder(table).filter((s) => s.strategy === null);
-  for (const seat of remote()) deps.gateway.send(seat.botId, matchStartedMessage(table, seat.position));
+  for (const seat of seatsInOrder(table)) {
+    if (seat.strategy === null) deps.notify(seat.botId, matchStartedMessage(table, seat.position));
+  }
 
   while (table.handNumber < table.config.maxHands) {
     if (table.stopRequested) throw new Error("the server is shutting down");
@@ -75,9 +76,9 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
       `table ${table.tableId}: chips must be conserved across hands`,
     );
     deps.onHandFinished?.(table, hand);
-    const failure = journal.failureOf(table.tableId);
+    const failure = store.failureOf(table.tableId);
     if (failure) throw failure;
-    await journal.backpressure();
+    await store.backpressure();
     await yieldToEventLoop();
   }
 
@@ -88,7 +89,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     ...table.departed.map((s) => playerRecord(s, s.finalChips)),
     ...stillSeated.map((s) => playerRecord(s, s.chips)),
   ];
-  await journal.finish({
+  await store.finish({
     matchId,
     tableId: table.tableId,
     handsPlayed: table.handNumber,
@@ -105,7 +106,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     handsPlayed: table.handNumber,
     players: players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, profit: p.finalChips - p.buyIn })),
   };
-  for (const seat of [...table.departed, ...stillSeated]) if (seat.strategy === null) deps.gateway.send(seat.botId, summary);
+  for (const seat of [...table.departed, ...stillSeated]) if (seat.strategy === null) deps.notify(seat.botId, summary);
 }
 
 function playerRecord(seat: SeatRuntime, finalChips: number): MatchPlayerRecord {
@@ -156,12 +157,12 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     if (remoteSeats.length === 0) return;
     for (; broadcast < state.events.length; broadcast++) {
       const message = publicEventMessage(table, state.events[broadcast]);
-      if (message) for (const seat of remoteSeats) deps.gateway.send(seat.botId, message);
+      if (message) for (const seat of remoteSeats) deps.notify(seat.botId, message);
     }
   };
   if (remoteSeats.length > 0) {
     for (let p = 0; p < inPlay.length; p++) {
-      if (inPlay[p].strategy === null) deps.gateway.send(inPlay[p].botId, handStartedMessage(table, state, p));
+      if (inPlay[p].strategy === null) deps.notify(inPlay[p].botId, handStartedMessage(table, state, p));
     }
     flushEvents();
   }
@@ -174,7 +175,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     if (!applied.ok) invariant(applyActionInPlace(state, fallbackAction(legal)).ok, "the fallback action is always legal");
     flushEvents();
   }
-  for (const seat of remoteSeats) deps.gateway.send(seat.botId, handEndedMessage(table, state));
+  for (const seat of remoteSeats) deps.notify(seat.botId, handEndedMessage(table, state));
   return state;
 }
 
@@ -187,35 +188,7 @@ function decide(
 ): PlayerAction | Promise<PlayerAction> {
   if (seat.leaving) return fallbackAction(legal);
   if (seat.strategy !== null) return STRATEGIES[seat.strategy](decisionView(state, legal), deps.rng);
-  return askRemoteBot(table, state, legal, seat, deps);
-}
-
-async function askRemoteBot(
-  table: TableRuntime,
-  state: HandState,
-  legal: LegalActions,
-  seat: SeatRuntime,
-  deps: MatchDeps,
-): Promise<PlayerAction> {
-  const askedAt = deps.clock.now();
-  const deadline = askedAt + table.config.actionTimeoutMs + seat.timeBankMs;
-  const answer = await deps.gateway.requestAction(
-    seat.botId,
-    deadline,
-    (requestId) => actionRequestMessage(table, state, legal, requestId, deadline, seat.timeBankMs),
-    (action) => {
-      if (seat.leaving) return "you are leaving this table: your actions are folded for you";
-      const tried = applyAction(state, action);
-      return tried.ok ? null : tried.reason;
-    },
-  );
-  if (!answer || seat.leaving) {
-    seat.timeBankMs = 0;
-    return fallbackAction(legal);
-  }
-  const overtime = Math.max(0, answer.answeredAt - askedAt - table.config.actionTimeoutMs);
-  seat.timeBankMs = Math.min(deps.timeBank.capMs, Math.max(0, seat.timeBankMs - overtime) + deps.timeBank.refillMs);
-  return answer.action;
+  return deps.askBot(table, state, legal, seat);
 }
 
 function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState): void {

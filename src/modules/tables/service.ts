@@ -11,7 +11,8 @@ import type { Bots } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
 import { snapshotMessage } from "../protocol/messages";
-import { playMatch, type TimeBankPolicy } from "./match-runner";
+import { remoteAsker, type TimeBankPolicy } from "../protocol/remote-player";
+import { playMatch, type AskBot } from "./match-runner";
 import { abortTable, openSeatsOf } from "./persistence";
 import { freePosition, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
@@ -79,9 +80,11 @@ export class Tables {
   private readonly running = new Set<Promise<unknown>>();
 
   private readonly journal: HandJournal;
+  private readonly askRemoteBot: AskBot;
 
   constructor(private readonly deps: TablesDeps) {
     this.journal = new HandJournal(deps.db, deps.clock, deps.log);
+    this.askRemoteBot = remoteAsker(deps.gateway, deps.clock, deps.timeBank);
     this.machine = createTableMachine({
       playMatch: (table) => this.track(this.play(table)),
       abort: (table, error) => this.abort(table, error),
@@ -176,7 +179,7 @@ export class Tables {
           leaving: false,
           handsPlayed: 0,
           handsWon: 0,
-          timeBankMs: 0,
+          timeBankMs: this.deps.timeBank.initialMs,
         };
         table.seats.set(position, seat);
         this.tableOfBot.set(botId, tableId);
@@ -257,7 +260,7 @@ export class Tables {
           leaving: false,
           handsPlayed: 0,
           handsWon: 0,
-          timeBankMs: 0,
+          timeBankMs: this.deps.timeBank.initialMs,
         });
         this.tableOfBot.set(seat.botId!, row.id);
       }
@@ -315,12 +318,11 @@ export class Tables {
   private async play(table: TableRuntime): Promise<void> {
     const rng = table.config.seed !== undefined ? seededRng(table.config.seed) : cryptoRng();
     await playMatch(table, {
-      db: this.deps.db,
       clock: this.deps.clock,
-      gateway: this.deps.gateway,
       rng,
-      timeBank: this.deps.timeBank,
-      journal: this.journal,
+      store: this.journal,
+      askBot: this.askRemoteBot,
+      notify: (botId, message) => this.deps.gateway.send(botId, message),
     });
     this.journal.release(table.tableId);
     // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now.
