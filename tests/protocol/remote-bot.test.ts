@@ -221,4 +221,40 @@ describe("the bot protocol over a real WebSocket", () => {
     for (const c of clients) c.disconnect();
     await expectAuditClean();
   });
+
+  test("a spectator watching a table sees every public message and no hole cards before showdown", async () => {
+    const dev = await registerWithCredits(server, "watch");
+    const tableId = await tableWith(dev.token, { maxPlayers: 3, maxHands: 8 });
+    const messages: Message[] = [];
+    const watcher = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
+    watcher.onmessage = (event) => messages.push(JSON.parse(String(event.data)));
+    await new Promise((resolve) => (watcher.onopen = resolve));
+    while (!messages.some((m) => m.type === "watching")) await Bun.sleep(5);
+    for (const strategy of ["caller", "tight", "raiser"]) {
+      const bot = await createBot(server, dev.token, `w-${strategy}`, strategy);
+      await join(dev.token, tableId, bot.botId);
+    }
+    while (!messages.some((m) => m.type === "match_ended")) await Bun.sleep(5);
+    watcher.close();
+    const types = messages.map((m) => m.type);
+    expect(types[0]).toBe("watching");
+    expect(types).toContain("match_started");
+    const ended = messages.find((m) => m.type === "match_ended")!;
+    expect(messages.filter((m) => m.type === "hand_started")).toHaveLength(ended.handsPlayed);
+    expect(messages.filter((m) => m.type === "hand_ended")).toHaveLength(ended.handsPlayed);
+    for (const m of messages) {
+      expect(m.holeCards).toBeUndefined();
+      expect(m.yourSeat).toBeUndefined();
+    }
+    const history = (await server.api("GET", `/api/matches/${ended.matchId}/hands`)).body.hands;
+    for (const hand of history) {
+      const shown = new Set(hand.events.filter((e: any) => e.type === "show").flatMap((e: any) => e.cards));
+      const hidden = hand.events.filter((e: any) => e.type === "hole_cards").flatMap((e: any) => e.cards).filter((c: string) => !shown.has(c) && !hand.board.includes(c));
+      const streamed = JSON.stringify(messages.filter((m) => m.handNumber === hand.handNumber));
+      for (const card of hidden) expect(streamed.includes(`"${card}"`)).toBe(false);
+    }
+    const unknown = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/tbl_nope/watch`);
+    const reply = await new Promise<any>((resolve) => (unknown.onmessage = (event) => resolve(JSON.parse(String(event.data)))));
+    expect(reply).toMatchObject({ type: "error", code: "NOT_FOUND" });
+  });
 });

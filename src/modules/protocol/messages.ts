@@ -29,18 +29,20 @@ function seatStates(table: TableRuntime, state: HandState) {
   }));
 }
 
-export function matchStartedMessage(table: TableRuntime, position: number): ServerMessage {
+/** `position` null: the spectators' version (no yourSeat). */
+export function matchStartedMessage(table: TableRuntime, position: number | null): ServerMessage {
   return {
     type: "match_started",
     tableId: table.tableId,
     matchId: table.matchId,
     config: table.config,
-    yourSeat: position,
+    ...(position === null ? {} : { yourSeat: position }),
     seats: [...table.seats.values()].map((s) => ({ seat: s.position, botId: s.botId, stack: s.chips })),
   };
 }
 
-export function handStartedMessage(table: TableRuntime, state: HandState, p: number): ServerMessage {
+/** Player `p`'s own view with its hole cards; `p` null: the spectators' view, with none. */
+export function handStartedMessage(table: TableRuntime, state: HandState, p: number | null): ServerMessage {
   return {
     type: "hand_started",
     tableId: table.tableId,
@@ -49,8 +51,7 @@ export function handStartedMessage(table: TableRuntime, state: HandState, p: num
     button: state.seats[state.button],
     smallBlind: state.config.smallBlind,
     bigBlind: state.config.bigBlind,
-    yourSeat: state.seats[p],
-    holeCards: cards([state.holeCards[2 * p], state.holeCards[2 * p + 1]]),
+    ...(p === null ? {} : { yourSeat: state.seats[p], holeCards: cards([state.holeCards[2 * p], state.holeCards[2 * p + 1]]) }),
     seats: seatStates(table, state),
   };
 }

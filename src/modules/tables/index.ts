@@ -2,9 +2,10 @@ import { Elysia, t } from "elysia";
 import { errorResponses } from "../../lib/http";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { CreateTableBody, LeaveResult, Seat, SeatBody, Table, TableParams } from "./model";
+import type { Spectators } from "../protocol/spectators";
 import type { Tables } from "./service";
 
-export function tablesModule(tables: Tables, auth: AuthOptions) {
+export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthOptions) {
   return new Elysia({ name: "module:tables" })
     .use(authPlugin(auth))
     .post(
@@ -65,6 +66,28 @@ export function tablesModule(tables: Tables, auth: AuthOptions) {
         summary: "Take a bot off a table",
         description:
           "Waiting table: the bot is cashed out at once (status left). Running match: the bot folds from now on, is removed at the end of the current hand and cashed out with its remaining chips (status leaving).",
+      },
+    })
+    .ws("/api/tables/:tableId/watch", {
+      params: TableParams,
+      async open(ws) {
+        const { tableId } = ws.data.params;
+        if (!tables.isHostedHere(tableId)) {
+          ws.send(JSON.stringify({ type: "error", code: "NOT_FOUND", message: "No live table with this id on this server" }));
+          ws.close(4004, "no such live table");
+          return;
+        }
+        spectators.add(tableId, ws);
+        ws.send(JSON.stringify({ type: "watching", table: await tables.get(tableId) }));
+      },
+      close(ws) {
+        spectators.remove(ws.data.params.tableId, ws);
+      },
+      detail: {
+        tags: ["tables"],
+        summary: "Watch a table live (WebSocket)",
+        description:
+          "No authentication. Streams the public messages of the table's match: match_started, hand_started (no hole cards), action, street, hand_ended (showdown cards only), match_ended; first a `watching` message with the table. Hole cards are never sent before showdown.",
       },
     });
 }

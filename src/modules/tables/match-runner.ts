@@ -6,6 +6,7 @@ import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-typ
 import { nextButton } from "../../poker/match";
 import { shuffleDeck, type Rng } from "../../poker/rng";
 import type { ServerMessage } from "../protocol/gateway";
+import type { Spectators } from "../protocol/spectators";
 import {
   handEndedMessage,
   handStartedMessage,
@@ -36,7 +37,9 @@ export interface MatchDeps {
   askBot: AskBot;
   /** Delivers a protocol message to a bot that is not a built-in. */
   notify: (botId: string, message: ServerMessage) => void;
-  /** Called after every hand (spectators, progress); must not throw. */
+  /** People watching tables: they get every public message (never hole cards before showdown). */
+  spectators?: Spectators;
+  /** Called after every hand (progress, tests); must not throw. */
   onHandFinished?: (table: TableRuntime, hand: HandState) => void;
 }
 
@@ -59,6 +62,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   for (const seat of seatsInOrder(table)) {
     if (seat.strategy === null) deps.notify(seat.botId, matchStartedMessage(table, seat.position));
   }
+  deps.spectators?.send(table.tableId, matchStartedMessage(table, null));
 
   while (table.handNumber < table.config.maxHands) {
     if (table.stopRequested) throw new Error("the server is shutting down");
@@ -107,6 +111,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     players: players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, profit: p.finalChips - p.buyIn })),
   };
   for (const seat of [...table.departed, ...stillSeated]) if (seat.strategy === null) deps.notify(seat.botId, summary);
+  deps.spectators?.send(table.tableId, summary);
 }
 
 function playerRecord(seat: SeatRuntime, finalChips: number): MatchPlayerRecord {
@@ -152,20 +157,24 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
   });
   table.hand = state;
   const remoteSeats = inPlay.filter((s) => s.strategy === null);
+  const watched = deps.spectators?.watching(table.tableId) ?? false;
+  const publish = (message: ServerMessage) => {
+    for (const seat of remoteSeats) deps.notify(seat.botId, message);
+    if (watched) deps.spectators!.send(table.tableId, message);
+  };
   let broadcast = 0;
   const flushEvents = () => {
-    if (remoteSeats.length === 0) return;
+    if (remoteSeats.length === 0 && !watched) return;
     for (; broadcast < state.events.length; broadcast++) {
       const message = publicEventMessage(table, state.events[broadcast]);
-      if (message) for (const seat of remoteSeats) deps.notify(seat.botId, message);
+      if (message) publish(message);
     }
   };
-  if (remoteSeats.length > 0) {
-    for (let p = 0; p < inPlay.length; p++) {
-      if (inPlay[p].strategy === null) deps.notify(inPlay[p].botId, handStartedMessage(table, state, p));
-    }
-    flushEvents();
+  for (let p = 0; p < inPlay.length; p++) {
+    if (inPlay[p].strategy === null) deps.notify(inPlay[p].botId, handStartedMessage(table, state, p));
   }
+  if (watched) deps.spectators!.send(table.tableId, handStartedMessage(table, state, null));
+  flushEvents();
   while (!state.finished) {
     const legal = legalActions(state)!;
     const seat = table.seats.get(legal.actor)!;
@@ -175,7 +184,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     if (!applied.ok) invariant(applyActionInPlace(state, fallbackAction(legal)).ok, "the fallback action is always legal");
     flushEvents();
   }
-  for (const seat of remoteSeats) deps.notify(seat.botId, handEndedMessage(table, state));
+  if (remoteSeats.length > 0 || watched) publish(handEndedMessage(table, state));
   return state;
 }
 

@@ -10,6 +10,7 @@ import type { BuiltInStrategy } from "../bots/model";
 import type { Bots } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
+import type { Spectators } from "../protocol/spectators";
 import { snapshotMessage } from "../protocol/messages";
 import { remoteAsker, type TimeBankPolicy } from "../protocol/remote-player";
 import { playMatch, type AskBot } from "./match-runner";
@@ -24,6 +25,7 @@ export interface TablesDeps {
   accounts: Accounts;
   bots: Bots;
   gateway: BotGateway;
+  spectators: Spectators;
   hostId: string;
   defaultBuyIn: number;
   timeBank: TimeBankPolicy;
@@ -146,6 +148,11 @@ export class Tables {
       .orderBy(desc(tables.createdAt), desc(tables.id))
       .limit(500);
     return this.views(rows);
+  }
+
+  /** Only tables hosted by this process can be watched live. */
+  isHostedHere(tableId: string): boolean {
+    return this.hosted.has(tableId);
   }
 
   async get(tableId: string): Promise<TableView> {
@@ -282,6 +289,7 @@ export class Tables {
   async shutdown(timeoutMs = 5_000): Promise<void> {
     for (const { table } of this.hosted.values()) table.stopRequested = true;
     this.deps.gateway.closeAll();
+    this.deps.spectators.closeAll();
     const done = Promise.all([...this.hosted.values()].filter((e) => e.table.status === "running").map((e) => e.done));
     await Promise.race([done, Bun.sleep(timeoutMs)]);
     for (const { actor } of this.hosted.values()) actor.stop();
@@ -323,6 +331,7 @@ export class Tables {
       store: this.journal,
       askBot: this.askRemoteBot,
       notify: (botId, message) => this.deps.gateway.send(botId, message),
+      spectators: this.deps.spectators,
     });
     this.journal.release(table.tableId);
     // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now.
