@@ -3,6 +3,7 @@ import type { Config } from "./config";
 import type { Db } from "./db";
 import { systemClock, type Clock } from "./lib/clock";
 import { errorHandler, payloadTooLarge, readJsonBody } from "./lib/http";
+import { RateLimiter } from "./lib/rate-limit";
 import { authModule } from "./modules/auth";
 import { Identity } from "./modules/auth/service";
 import { botsModule } from "./modules/bots";
@@ -15,6 +16,7 @@ import { matchesModule } from "./modules/matches";
 import { Matches } from "./modules/matches/service";
 import { protocolModule } from "./modules/protocol";
 import { BotGateway } from "./modules/protocol/gateway";
+import { Spectators } from "./modules/protocol/spectators";
 import { statsModule } from "./modules/stats";
 import { Stats } from "./modules/stats/service";
 import { tablesModule } from "./modules/tables";
@@ -35,6 +37,7 @@ export interface Services {
   bots: Bots;
   accounts: Accounts;
   gateway: BotGateway;
+  spectators: Spectators;
   tables: Tables;
   matches: Matches;
   stats: Stats;
@@ -57,12 +60,14 @@ export function createServices(deps: AppDeps): Services {
     log,
   });
   const gateway = new BotGateway(clock);
+  const spectators = new Spectators();
   const tables = new Tables({
     db,
     clock,
     accounts,
     bots,
     gateway,
+    spectators,
     hostId: config.hostId,
     defaultBuyIn: config.defaultBuyIn,
     timeBank: { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs },
@@ -74,6 +79,7 @@ export function createServices(deps: AppDeps): Services {
     bots,
     accounts,
     gateway,
+    spectators,
     tables,
     matches: new Matches(db),
     stats: new Stats(db, bots, config.leaderboardMinMatches),
@@ -96,11 +102,11 @@ export function createApp(deps: AppDeps) {
     .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
     .use(docsModule())
     .use(healthModule(deps.dbKind))
-    .use(authModule(services.identity, auth))
-    .use(protocolModule(services.bots, services.gateway))
+    .use(authModule(services.identity, auth, new RateLimiter(deps.config.authRateLimitPerMinute, 60_000, services.clock)))
+    .use(protocolModule(services.bots, services.gateway, new RateLimiter(deps.config.botMessagesPerSecond, 1_000, services.clock)))
     .use(botsModule(services.bots, auth))
     .use(creditsModule(deps.db, services.accounts, auth))
-    .use(tablesModule(services.tables, auth))
+    .use(tablesModule(services.tables, services.spectators, auth))
     .use(matchesModule(services.matches))
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches));
   return Object.assign(app, { services });

@@ -23,6 +23,10 @@ export interface Config {
   timeBankMs: number;
   timeBankRefillMs: number;
   timeBankCapMs: number;
+  /** Register and login attempts per client IP per minute. */
+  authRateLimitPerMinute: number;
+  /** Messages a bot may send per second on its socket (bursts up to this many). */
+  botMessagesPerSecond: number;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -60,5 +64,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeBankMs: integerFrom(env, "TIME_BANK_MS", 10_000),
     timeBankRefillMs: integerFrom(env, "TIME_BANK_REFILL_MS", 500),
     timeBankCapMs: integerFrom(env, "TIME_BANK_CAP_MS", 10_000),
+    authRateLimitPerMinute: integerFrom(env, "AUTH_RATE_LIMIT_PER_MINUTE", 30, 1),
+    botMessagesPerSecond: integerFrom(env, "BOT_MESSAGES_PER_SECOND", 50, 1),
   };
 }

@@ -1,10 +1,27 @@
 import { Elysia } from "elysia";
+import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
+import type { RateLimiter } from "../../lib/rate-limit";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { Developer, LoginBody, LoginResponse, RegisterBody, RegisterResponse } from "./model";
 import type { Identity } from "./service";
 
-export function authModule(identity: Identity, auth: AuthOptions) {
+/** Register and login are limited per client IP (brute force, account spam). */
+function limitByClientIp(limiter: RateLimiter) {
+  return ({ request, server }: { request: Request; server: { requestIP(r: Request): { address: string } | null } | null }) => {
+    const ip = server?.requestIP(request)?.address ?? "unknown";
+    const verdict = limiter.take(ip);
+    if (!verdict.allowed) {
+      const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+      throw new AppError(429, "RATE_LIMITED", `Too many attempts from this address; retry in ${seconds} s`, { retryAfterSeconds: seconds }, {
+        "Retry-After": String(seconds),
+      });
+    }
+  };
+}
+
+export function authModule(identity: Identity, auth: AuthOptions, limiter: RateLimiter) {
+  const limited = limitByClientIp(limiter);
   return new Elysia({ name: "module:auth" })
     .use(authPlugin(auth))
     .post(
@@ -16,12 +33,14 @@ export function authModule(identity: Identity, auth: AuthOptions) {
         return { developer, token };
       },
       {
+        beforeHandle: limited,
         body: RegisterBody,
         response: { 201: RegisterResponse, ...errorResponses(400, 409, 429) },
         detail: {
           tags: ["identity"],
           summary: "Register a developer",
-          description: "Creates a developer account and returns a bearer token (valid 7 days by default). Emails are unique, case-insensitive.",
+          description:
+            "Creates a developer account and returns a bearer token (valid 7 days by default). Emails are unique, case-insensitive. Limited per client IP (AUTH_RATE_LIMIT_PER_MINUTE, default 30 register+login attempts a minute): 429 RATE_LIMITED with Retry-After.",
         },
       },
     )
@@ -32,12 +51,14 @@ export function authModule(identity: Identity, auth: AuthOptions) {
         return issueToken(developer.developerId);
       },
       {
+        beforeHandle: limited,
         body: LoginBody,
         response: { 200: LoginResponse, ...errorResponses(400, 401, 429) },
         detail: {
           tags: ["identity"],
           summary: "Log in",
-          description: "Exchanges email and password for a bearer token. Unknown email and wrong password get the same 401.",
+          description:
+            "Exchanges email and password for a bearer token. Unknown email and wrong password get the same 401. Limited per client IP like register: 429 RATE_LIMITED with Retry-After.",
         },
       },
     )

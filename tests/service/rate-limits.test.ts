@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { createHarness, type Harness } from "../support/app";
+import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
+import { WsBot } from "../support/ws-bot";
+
+describe("abuse limits", () => {
+  let h: Harness;
+  let server: TestServer;
+  beforeAll(async () => {
+    h = await createHarness("rate_limits", { AUTH_RATE_LIMIT_PER_MINUTE: "3" });
+    server = await startTestServer("rate_limits_ws", { BOT_MESSAGES_PER_SECOND: "5" });
+  });
+  afterAll(async () => {
+    await h.close();
+    await server.close();
+  });
+
+  test("register and login share a per-IP budget: the 4th attempt in a minute is 429 with Retry-After, and it refills", async () => {
+    const register = (i: number) => h.call("POST", "/api/auth/register", { body: { email: `rl${i}@example.com`, password: "password-123" } });
+    expect((await register(1)).status).toBe(201);
+    expect((await register(2)).status).toBe(201);
+    expect((await h.call("POST", "/api/auth/login", { body: { email: "rl1@example.com", password: "password-123" } })).status).toBe(200);
+    const limited = await register(3);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe("RATE_LIMITED");
+    expect(Number(limited.headers.get("retry-after"))).toBe(20);
+    const loginLimited = await h.call("POST", "/api/auth/login", { body: { email: "rl1@example.com", password: "password-123" } });
+    expect(loginLimited.status).toBe(429);
+    h.clock.advance(20_000);
+    expect((await register(3)).status).toBe(201);
+    expect((await register(4)).status).toBe(429);
+    // Nothing was created by the refused attempts.
+    const count: any = await h.database.db.execute(sql`select count(*)::int as n from developers`);
+    expect((Array.isArray(count) ? count : count.rows)[0].n).toBe(3);
+  });
+
+  test("a bot flooding its socket gets RATE_LIMITED errors and its extra messages are dropped", async () => {
+    const dev = await registerWithCredits(server, "flood");
+    const bot = await createBot(server, dev.token, "flooder");
+    const client = await new WsBot(server.url, bot.apiKey).connect();
+    for (let i = 0; i < 30; i++) client.send({ type: "ping" });
+    await client.next((m) => m.type === "error" && m.code === "RATE_LIMITED");
+    await Bun.sleep(100);
+    const pongs = client.ofType("pong").length;
+    const limited = client.ofType("error").filter((m) => m.code === "RATE_LIMITED").length;
+    expect(pongs + limited).toBe(30);
+    expect(pongs).toBeLessThanOrEqual(7);
+    expect(limited).toBeGreaterThanOrEqual(23);
+    client.disconnect();
+  });
+});
