@@ -1,0 +1,43 @@
+/** The service's HTTP API, as the CLI uses it. Errors carry the SPEC §8 code and message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export class Api {
+  constructor(
+    readonly server: string,
+    private readonly token?: string,
+  ) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, options: { auth?: boolean } = {}): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (options.auth) {
+      if (!this.token) throw new ApiError(401, "NOT_LOGGED_IN", "not logged in: run `bun run cli -- login --email … --password …` (or register) first", null);
+      headers.authorization = `Bearer ${this.token}`;
+    }
+    if (body !== undefined) headers["content-type"] = "application/json";
+    let response: Response;
+    try {
+      response = await fetch(this.server + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      throw new ApiError(0, "UNREACHABLE", `cannot reach the service at ${this.server} (${(error as Error).message}); is it running (\`bun run start\`)? Set --server or POKER_SERVER.`, null);
+    }
+    const text = await response.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {}
+    if (!response.ok) {
+      const error = parsed?.error;
+      throw new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? `HTTP ${response.status}`, parsed);
+    }
+    return parsed as T;
+  }
+}

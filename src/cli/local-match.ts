@@ -1,0 +1,279 @@
+/**
+ * `cli play`: a whole match in this process — no server, no database — through the server's own
+ * match runner (playMatch) with an in-memory store, so local play follows exactly the server's
+ * rules. Local bots get the same protocol messages a remote bot gets, through the SDK's BotSession.
+ */
+import { basename, extname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { BotSession, memoryLogger, type BotDefinition, type BotMessage, type Logger, type ServerMessage as SdkServerMessage } from "../../packages/sdk/src/index.ts";
+import { systemClock } from "../lib/clock";
+import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../modules/bots/model";
+import { actionRequestMessage } from "../modules/protocol/messages";
+import type { Spectators } from "../modules/protocol/spectators";
+import { playMatch, type AskBot, type MatchStore } from "../modules/tables/match-runner";
+import type { HandRecord, MatchOutcome } from "../modules/tables/persistence";
+import type { SeatRuntime, TableRuntime } from "../modules/tables/runtime";
+import { fallbackAction } from "../modules/tables/strategies";
+import { exportPhh, playersInPhhOrder, type ExportableHand } from "../poker/phh";
+import { applyAction } from "../poker/hand";
+import type { HandEvent, HandState, PlayerAction } from "../poker/hand-types";
+import { cryptoRng, seededRng } from "../poker/rng";
+
+export interface LocalPlayer {
+  /** Unique name at the table (the botId in messages and in the PHH `players`). */
+  name: string;
+  source: string;
+  strategy: BuiltInStrategy | null;
+  bot: BotDefinition | null;
+}
+
+export function isBuiltIn(spec: string): spec is BuiltInStrategy {
+  return (BUILT_IN_STRATEGIES as readonly string[]).includes(spec);
+}
+
+/** "random,caller,./examples/starter-bot.ts" → players; files must export a default bot ({ decide }). */
+export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPlayer[]> {
+  const players: LocalPlayer[] = [];
+  const taken = new Map<string, number>();
+  const unique = (name: string) => {
+    const n = (taken.get(name) ?? 0) + 1;
+    taken.set(name, n);
+    return n === 1 ? name : `${name}#${n}`;
+  };
+  for (const raw of specs) {
+    const spec = raw.trim();
+    if (isBuiltIn(spec)) {
+      players.push({ name: unique(spec), source: spec, strategy: spec, bot: null });
+      continue;
+    }
+    if (!/[./\\]/.test(spec)) throw new Error(`unknown player "${spec}": use a built-in (${BUILT_IN_STRATEGIES.join(", ")}) or a bot file path like ./my-bot.ts`);
+    const path = resolve(cwd, spec);
+    let module: Record<string, unknown>;
+    try {
+      module = await import(pathToFileURL(path).href);
+    } catch (error) {
+      throw new Error(`cannot load bot file ${spec}: ${(error as Error).message}`);
+    }
+    const bot = (module.default ?? module.bot) as BotDefinition | undefined;
+    if (!bot || typeof bot.decide !== "function") {
+      throw new Error(`${spec} must export default a bot: \`export default defineBot({ decide(state) { … } })\``);
+    }
+    players.push({ name: unique(bot.name ?? basename(path, extname(path))), source: spec, strategy: null, bot });
+  }
+  return players;
+}
+
+export interface LocalMatchOptions {
+  seed: string;
+  hands: number;
+  timeoutMs: number;
+  buyIn: number;
+  smallBlind: number;
+  bigBlind: number;
+  /** Bots' structured logs (default: kept in memory, counted). */
+  logger?: Logger;
+  onHand?: (handNumber: number, table: TableRuntime) => void;
+  /** Gets every public message of the match, as a server's spectators do (`play --verbose`). */
+  spectators?: Spectators;
+}
+
+export interface LocalPlayerResult {
+  name: string;
+  source: string;
+  seat: number;
+  finalChips: number;
+  profit: number;
+  handsWon: number;
+  /** Answers that came after the timeout (the runner then checked or folded, as the server would). */
+  timeouts: number;
+}
+
+export interface LocalMatchResult {
+  seed: string;
+  handsPlayed: number;
+  players: LocalPlayerResult[];
+  winners: string[];
+  phh: string;
+  elapsedMs: number;
+}
+
+const DEVELOPER = "dev_local";
+
+export async function playLocalMatch(players: LocalPlayer[], options: LocalMatchOptions): Promise<LocalMatchResult> {
+  if (players.length < 2 || players.length > 10) throw new Error(`a match needs 2 to 10 players, got ${players.length}`);
+  const started = performance.now();
+  const table: TableRuntime = {
+    tableId: "tbl_local",
+    createdBy: DEVELOPER,
+    createdAt: new Date(),
+    config: {
+      buyIn: options.buyIn,
+      smallBlind: options.smallBlind,
+      bigBlind: options.bigBlind,
+      maxPlayers: players.length,
+      maxHands: options.hands,
+      actionTimeoutMs: options.timeoutMs,
+      seed: options.seed,
+    },
+    status: "waiting",
+    matchId: null,
+    startedAt: null,
+    seats: new Map(),
+    reserved: new Set(),
+    departed: [],
+    handNumber: 0,
+    hand: null,
+    buttonPosition: null,
+    stopRequested: false,
+  };
+  players.forEach((player, position) => {
+    const seat: SeatRuntime = {
+      seatId: `seat_local_${position}`,
+      position,
+      botId: player.name,
+      developerId: DEVELOPER,
+      strategy: player.strategy,
+      buyIn: options.buyIn,
+      chips: options.buyIn,
+      leaving: false,
+      handsPlayed: 0,
+      handsWon: 0,
+      timeBankMs: 0,
+    };
+    table.seats.set(position, seat);
+  });
+
+  const logger = options.logger ?? memoryLogger();
+  const timeouts = new Map<string, number>();
+  const pending = new Map<string, { requestId: string; answer: (message: BotMessage) => void }>();
+  const sessions = new Map<string, BotSession>();
+  for (const player of players) {
+    if (!player.bot) continue;
+    const session = new BotSession(
+      player.bot,
+      (message) => {
+        const open = pending.get(player.name);
+        if (message.type === "action" && open && open.requestId === message.requestId) open.answer(message);
+      },
+      logger,
+      player.name,
+    );
+    sessions.set(player.name, session);
+    void session.handle({ type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
+  }
+
+  let requestCounter = 0;
+  const askBot: AskBot = (tbl, state: HandState, legal, seat) => {
+    const session = sessions.get(seat.botId)!;
+    const requestId = `req_local_${++requestCounter}`;
+    const deadline = Date.now() + options.timeoutMs;
+    const late = () => {
+      timeouts.set(seat.botId, (timeouts.get(seat.botId) ?? 0) + 1);
+      return fallbackAction(legal);
+    };
+    return new Promise<PlayerAction>((resolvePromise) => {
+      let settled = false;
+      const settle = (action: PlayerAction) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        pending.delete(seat.botId);
+        resolvePromise(action);
+      };
+      const timer = setTimeout(() => settle(late()), options.timeoutMs);
+      pending.set(seat.botId, {
+        requestId,
+        answer: (message) => {
+          if (message.type !== "action") return;
+          if (Date.now() > deadline) return settle(late()); // a synchronous decide() that overran its time
+          const action: PlayerAction = message.action === "raise" ? { type: "raise", amount: message.amount } : { type: message.action };
+          settle(applyAction(state, action).ok ? action : fallbackAction(legal));
+        },
+      });
+      const request = actionRequestMessage(tbl, state, legal, requestId, deadline, 0) as unknown as SdkServerMessage;
+      session.handle(request).catch(() => settle(fallbackAction(legal)));
+    });
+  };
+
+  const hands: HandRecord[] = [];
+  let outcome: MatchOutcome | null = null;
+  const store: MatchStore = {
+    async started() {},
+    record(_tableId, _matchId, hand) {
+      if (hand) hands.push(hand);
+    },
+    failureOf: () => undefined,
+    async backpressure() {},
+    async finish(result) {
+      outcome = result;
+    },
+  };
+
+  await playMatch(table, {
+    clock: systemClock,
+    rng: seededRng(options.seed),
+    store,
+    askBot,
+    notify: (botId, message) => void sessions.get(botId)?.handle(message as unknown as SdkServerMessage),
+    spectators: options.spectators,
+    onHandFinished: (tbl) => options.onHand?.(tbl.handNumber, tbl),
+  });
+
+  const finished = outcome as MatchOutcome | null;
+  if (!finished) throw new Error("the match ended without a result");
+  const results: LocalPlayerResult[] = players.map((player, seat) => {
+    const record = finished.players.find((p) => p.botId === player.name)!;
+    return {
+      name: player.name,
+      source: player.source,
+      seat,
+      finalChips: record.finalChips,
+      profit: record.finalChips - record.buyIn,
+      handsWon: record.handsWon,
+      timeouts: timeouts.get(player.name) ?? 0,
+    };
+  });
+  const most = Math.max(...results.map((r) => r.finalChips));
+  return {
+    seed: options.seed,
+    handsPlayed: finished.handsPlayed,
+    players: results,
+    winners: results.filter((r) => r.finalChips === most).map((r) => r.name),
+    phh: phhText(`local-${options.seed}`, hands),
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** A random seed, printed so that any local match can be replayed. */
+export function freshSeed(): string {
+  return String(cryptoRng().nextUint32());
+}
+
+interface StoredHistory {
+  handNumber: number;
+  button: number;
+  config: ExportableHand["config"];
+  players: Array<{ seat: number; botId: string; startingStack: number; finalStack: number }>;
+  events: HandEvent[];
+}
+
+/** The same PHH (a .phhs hand-history set, one TOML table per hand) the server answers for a match. */
+export function phhText(matchId: string, hands: HandRecord[]): string {
+  return hands
+    .map((record) => {
+      const hand = record.history as StoredHistory;
+      const finished: ExportableHand = {
+        seats: hand.players.map((p) => p.seat),
+        button: hand.players.findIndex((p) => p.seat === hand.button),
+        config: hand.config,
+        startingStacks: hand.players.map((p) => p.startingStack),
+        stacks: hand.players.map((p) => p.finalStack),
+        events: hand.events,
+        finished: true,
+      };
+      const order = playersInPhhOrder(finished);
+      const text = exportPhh(finished, { players: order.map((p) => hand.players[p].botId), match: matchId, hand: hand.handNumber });
+      return `[${hand.handNumber}]\n${text.trimEnd()}\n`;
+    })
+    .join("\n");
+}
