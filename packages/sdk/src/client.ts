@@ -28,6 +28,8 @@ export interface BotClient {
   /** Is a socket open now? */
   readonly connected: boolean;
   close(): void;
+  /** Drops the current socket without stopping: the client reconnects (with backoff) and resumes from the snapshot. */
+  reconnectNow(): void;
 }
 
 export function wsUrl(server: string): string {
@@ -138,6 +140,11 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
       return open;
     },
     close: () => stop(null),
+    reconnectNow: () => {
+      try {
+        socket?.close(1000, "reconnecting");
+      } catch {}
+    },
   };
 }
 
