@@ -59,7 +59,7 @@ export function createServices(deps: AppDeps): Services {
     idleMs: config.accountIdleMs,
     log,
   });
-  const gateway = new BotGateway(clock);
+  const gateway = new BotGateway(clock, new RateLimiter(config.botMessagesPerSecond, 1_000, clock));
   const spectators = new Spectators();
   const tables = new Tables({
     db,
@@ -103,7 +103,7 @@ export function createApp(deps: AppDeps) {
     .use(docsModule())
     .use(healthModule(deps.dbKind))
     .use(authModule(services.identity, auth, new RateLimiter(deps.config.authRateLimitPerMinute, 60_000, services.clock)))
-    .use(protocolModule(services.bots, services.gateway, new RateLimiter(deps.config.botMessagesPerSecond, 1_000, services.clock)))
+    .use(protocolModule(services.bots, services.gateway))
     .use(botsModule(services.bots, auth))
     .use(creditsModule(deps.db, services.accounts, auth))
     .use(tablesModule(services.tables, services.spectators, auth))

@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import * as schema from "./schema";
@@ -40,8 +41,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPostgres(url: string, maxConnections: number): Promise<Database> {
   await migratePostgresUnderLock(url);
   const client = postgres(url, { max: maxConnections, onnotice: () => {} });
+  preparedByDefault(client);
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+/**
+ * Drizzle sends every query it did not name unprepared: parsed and planned anew each time, which
+ * measured 3× slower here. Our SQL comes in a bounded number of shapes (batch writes use one
+ * jsonb parameter, not a growing VALUES list), so postgres.js may keep each one prepared per connection.
+ */
+function preparedByDefault(client: postgres.Sql): void {
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, params?: unknown[], options?: object) =>
+    unsafe(query, params as never, { ...options, prepare: true })) as typeof client.unsafe;
 }
 
 /** Two processes starting together must not both run the migrations: a session advisory lock. */
@@ -67,6 +80,14 @@ async function openPglite(dir: string): Promise<Database> {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, kind: "pglite", close: () => client.close() };
+}
+
+/**
+ * `column = any($1)`: one array parameter instead of one parameter per value, so the statement
+ * keeps one shape (and stays prepared) however many values there are.
+ */
+export function anyOf(column: AnyColumn, values: string[]): SQL {
+  return sql`${column} = any(${sql.param(values)}::text[])`;
 }
 
 export { schema };

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import type { Db } from "../../db";
+import { anyOf, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { formatCard } from "../../poker/cards";
@@ -104,7 +104,7 @@ export class Matches {
     const players = await this.db
       .select()
       .from(matchPlayers)
-      .where(inArray(matchPlayers.matchId, rows.map((r) => r.id)))
+      .where(anyOf(matchPlayers.matchId, rows.map((r) => r.id)))
       .orderBy(asc(matchPlayers.position), sql`${matchPlayers.botId}`);
     return rows.map((row) => ({
       matchId: row.id,

@@ -1,5 +1,6 @@
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
 
 /** What the gateway needs of a socket: Elysia's ServerWebSocket wrapper satisfies it. */
@@ -36,7 +37,14 @@ export class BotGateway {
   private readonly pendingByBot = new Map<string, PendingRequest>();
   snapshotProvider: SnapshotProvider = () => null;
 
-  constructor(private readonly clock: Clock) {}
+  /**
+   * `limiter` bounds what a bot may send besides answers to its open request: answering is never
+   * limited (a match against built-ins legitimately asks hundreds of times a second).
+   */
+  constructor(
+    private readonly clock: Clock,
+    private readonly limiter?: RateLimiter,
+  ) {}
 
   isConnected(botId: string): boolean {
     return this.socketsByBot.has(botId);
@@ -109,6 +117,15 @@ export class BotGateway {
     const botId = this.botBySocket.get(socket.id);
     if (!botId) return;
     const message = parseMessage(raw);
+    const pending = this.pendingByBot.get(botId);
+    const answersOpenRequest = message?.type === "action" && pending !== undefined && message.requestId === pending.requestId;
+    if (!answersOpenRequest && this.limiter) {
+      const verdict = this.limiter.take(botId);
+      if (!verdict.allowed) {
+        safeSend(socket, { type: "error", code: "RATE_LIMITED", message: "Too many messages: this one was dropped", retryAfterMs: verdict.retryAfterMs });
+        return;
+      }
+    }
     if (!message) {
       safeSend(socket, { type: "error", code: "BAD_MESSAGE", message: "Messages are JSON objects with a type" });
       return;
@@ -121,8 +138,7 @@ export class BotGateway {
       safeSend(socket, { type: "error", code: "UNKNOWN_TYPE", message: `Unknown message type "${String(message.type)}"` });
       return;
     }
-    const pending = this.pendingByBot.get(botId);
-    if (!pending || message.requestId !== pending.requestId) {
+    if (!pending || !answersOpenRequest) {
       safeSend(socket, {
         type: "error",
         code: "STALE_REQUEST",

@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import { errors } from "../../lib/errors";
-import type { RateLimiter } from "../../lib/rate-limit";
 import { bearerToken } from "../../plugins/auth";
 import type { Bots } from "../bots/service";
 import type { BotGateway } from "./gateway";
@@ -12,7 +11,7 @@ const MAX_FRAME_BYTES = 16 * 1024;
  * The bot protocol endpoint (SPEC §7): `GET /api/bots/connect` upgraded to a WebSocket, the bot
  * identified by its api key (`Authorization: Bearer pbk_…` or `?apiKey=`). See docs/PROTOCOL.md.
  */
-export function protocolModule(bots: Bots, gateway: BotGateway, messageLimiter: RateLimiter) {
+export function protocolModule(bots: Bots, gateway: BotGateway) {
   return new Elysia({ name: "module:protocol" })
     .macro({
       botApiKey: {
@@ -41,11 +40,6 @@ export function protocolModule(bots: Bots, gateway: BotGateway, messageLimiter: 
       });
     },
     message(ws, message) {
-      const verdict = messageLimiter.take(ws.data.bot.botId);
-      if (!verdict.allowed) {
-        ws.send(JSON.stringify({ type: "error", code: "RATE_LIMITED", message: "Too many messages: this one was dropped", retryAfterMs: verdict.retryAfterMs }));
-        return;
-      }
       gateway.receive(ws, message);
     },
     close(ws) {

@@ -1,5 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db, Queryable, Tx } from "../../db";
+import { and, eq, sql } from "drizzle-orm";
+import { anyOf, type Db, type Queryable, type Tx } from "../../db";
 import { botStats, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { cashoutWithin } from "../credits/ledger";
@@ -183,5 +183,5 @@ export async function abortTable(db: Queryable, tableId: string, now: Date): Pro
 
 export async function openSeatsOf(db: Queryable, tableIds: string[]) {
   if (tableIds.length === 0) return [];
-  return db.select().from(seats).where(and(inArray(seats.tableId, tableIds), eq(seats.status, "open")));
+  return db.select().from(seats).where(and(anyOf(seats.tableId, tableIds), eq(seats.status, "open")));
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { createActor, type Actor } from "xstate";
-import type { Db } from "../../db";
+import { anyOf, type Db } from "../../db";
 import { bots, tables, type TableConfig, type TableStatus } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
@@ -235,7 +235,7 @@ export class Tables {
     }
     const open = await openSeatsOf(this.deps.db, waiting.map((row) => row.id));
     const botRows = open.length
-      ? await this.deps.db.select().from(bots).where(inArray(bots.id, open.map((s) => s.botId!)))
+      ? await this.deps.db.select().from(bots).where(anyOf(bots.id, open.map((s) => s.botId!)))
       : [];
     const strategyOf = new Map(botRows.map((b) => [b.id, b.strategy as BuiltInStrategy | null]));
     for (const row of waiting) {

@@ -1,0 +1,110 @@
+/**
+ * `bun run bench:all`: every figure side by side, each against its reference measured in the
+ * same run on the same machine. Prints one table and a JSON line. Loopback only, bounded counts.
+ */
+import { freshDatabase, load, runBenchScript, spawnServer, CHEAP_PASSWORDS, ROOT } from "./support";
+import { measureStartup } from "./startup";
+
+const LEDGER_CLIENTS = 32;
+const LEDGER_PAIRS = Number(process.env.BENCH_LEDGER_PAIRS ?? 6_000);
+const READS = Number(process.env.BENCH_READS ?? 30_000);
+const SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? 8);
+
+type Row = { name: string; ours: string; reference: string; ratio: number | null; goal: string };
+const rows: Row[] = [];
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+async function api(url: string, method: string, path: string, body?: unknown, token?: string) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as any;
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function pgbenchTps(databaseUrl: string): Promise<number> {
+  const init = Bun.spawn(["pgbench", "-i", "-q", "-s", "10", databaseUrl], { stdout: "ignore", stderr: "ignore" });
+  if ((await init.exited) !== 0) throw new Error("pgbench -i failed");
+  const run = Bun.spawn(["pgbench", "-c", String(LEDGER_CLIENTS), "-j", "2", "-T", String(SECONDS), databaseUrl], { stdout: "pipe", stderr: "ignore" });
+  const output = await new Response(run.stdout).text();
+  await run.exited;
+  const match = /tps = ([\d.]+)/.exec(output);
+  if (!match) throw new Error(`pgbench gave no tps: ${output}`);
+  return Number(match[1]);
+}
+
+async function ledgerPairsPerSec(url: string): Promise<number> {
+  const clients = await Promise.all(
+    Array.from({ length: LEDGER_CLIENTS }, async (_, i) => {
+      const { token } = await api(url, "POST", "/api/auth/register", { email: `ledger${i}@bench.example`, password: "bench-password" });
+      await api(url, "POST", "/api/me/balance/faucet", undefined, token);
+      const { botId } = await api(url, "POST", "/api/bots", { name: `ledger${i}`, strategy: "caller" }, token);
+      const { tableId } = await api(url, "POST", "/api/tables", { maxPlayers: 10, buyIn: 100, smallBlind: 1, bigBlind: 2 }, token);
+      return { token, botId, tableId };
+    }),
+  );
+  return load(LEDGER_CLIENTS, LEDGER_PAIRS, async (c) => {
+    const { token, botId, tableId } = clients[c];
+    await api(url, "POST", `/api/tables/${tableId}/join`, { botId }, token);
+    await api(url, "POST", `/api/tables/${tableId}/leave`, { botId }, token);
+  });
+}
+
+async function readsPerSec(url: string): Promise<{ ours: number; bare: number; bytes: number }> {
+  const { token } = await api(url, "POST", "/api/auth/register", { email: "reads@bench.example", password: "bench-password" });
+  const { botId } = await api(url, "POST", "/api/bots", { name: "read-me", strategy: "caller" }, token);
+  const body = await (await fetch(`${url}/api/stats/${botId}`)).text();
+  const loadOf = async (target: string) => {
+    const child = Bun.spawn(["bun", "bench/load.ts", target, "64", String(READS)], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+    const output = await new Response(child.stdout).text();
+    await child.exited;
+    return JSON.parse(output.trim().split("\n").pop()!).requestsPerSec as number;
+  };
+  const ours = await loadOf(`${url}/api/stats/${botId}`);
+  const bare = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(body, { headers: { "content-type": "application/json" } }) });
+  const reference = await loadOf(`http://127.0.0.1:${bare.port}/`);
+  bare.stop(true);
+  return { ours, bare: reference, bytes: body.length };
+}
+
+const database = await freshDatabase(`bench_all_${process.pid}`);
+try {
+  const server = await spawnServer({ ...CHEAP_PASSWORDS, DATABASE_URL: database.url, FAUCET_AMOUNT: "100000000" });
+  let pairs = 0;
+  let reads = { ours: 0, bare: 0, bytes: 0 };
+  try {
+    pairs = await ledgerPairsPerSec(server.url);
+    reads = await readsPerSec(server.url);
+  } finally {
+    await server.stop();
+  }
+  const tps = await pgbenchTps(database.url);
+  rows.push({ name: "ledger: buy-in + leave pairs/s (HTTP, 32 clients)", ours: fmt(pairs), reference: `pgbench tpcb ${fmt(tps)} tps`, ratio: pairs / tps, goal: "≥ 1.0×" });
+  rows.push({ name: `reads: GET /api/stats/:botId req/s (${reads.bytes} B)`, ours: fmt(reads.ours), reference: `bare Bun.serve ${fmt(reads.bare)} req/s`, ratio: reads.ours / reads.bare, goal: "≥ 0.5×" });
+} finally {
+  await database.drop();
+}
+
+const startup = await measureStartup();
+rows.push({ name: "start to healthy, PGlite (restart; first start)", ours: `${startup.pgliteWarmMs} ms; ${startup.pgliteColdMs} ms`, reference: "3,000 ms", ratio: 3000 / startup.pgliteWarmMs, goal: "< 3 s" });
+rows.push({ name: "start to healthy, Postgres", ours: `${startup.postgresWarmMs} ms`, reference: "1,000 ms", ratio: 1000 / startup.postgresWarmMs, goal: "< 1 s" });
+
+const evaluator = await runBenchScript("bench/evaluator.ts");
+rows.push({ name: "evaluator: 7-card evals/s", ours: fmt(evaluator.evalsPerSec), reference: `phe ${fmt(evaluator.pheEvalsPerSec)}/s`, ratio: evaluator.evalsPerSec / evaluator.pheEvalsPerSec, goal: "≥ 5× and ≥ 40 M/s" });
+const exhaustive = await runBenchScript("bench/exhaustive.ts");
+rows.push({ name: "exhaustive: all 133,784,560 7-card hands", ours: `${exhaustive.seconds} s`, reference: "4 s", ratio: 4 / exhaustive.seconds, goal: "< 4 s" });
+const engine = await runBenchScript("bench/engine.ts");
+rows.push({ name: "engine: 6-max hands/s, one thread", ours: fmt(engine.handsPerSec), reference: "200,000", ratio: engine.handsPerSec / 200_000, goal: "≥ 200,000" });
+const e2e = await runBenchScript("bench/e2e.ts");
+rows.push({ name: "e2e: 40 tables of built-ins on Postgres, hands/s", ours: fmt(e2e.handsPerSec), reference: "3,000", ratio: e2e.handsPerSec / 3000, goal: "≥ 3,000" });
+
+const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => String(key === "ratio" ? r.ratio?.toFixed(2) : r[key]).length));
+const cols: Array<keyof Row> = ["name", "ours", "reference", "ratio", "goal"];
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width(cols[i]))).join(" | ")} |`;
+console.log(line(cols.map(String)));
+console.log(line(cols.map((c) => "-".repeat(width(c)))));
+for (const r of rows) console.log(line([r.name, r.ours, r.reference, r.ratio === null ? "" : `${r.ratio.toFixed(2)}×`, r.goal]));
+console.log(JSON.stringify(Object.fromEntries(rows.map((r) => [r.name, { ours: r.ours, reference: r.reference, ratio: Number(r.ratio?.toFixed(3)) }]))));
