@@ -46,6 +46,40 @@ export interface TableRuntime {
   stopRequested: boolean;
 }
 
+/** A table before its match: no seats yet, nothing played. */
+export function newTableRuntime(tableId: string, createdBy: string, createdAt: Date, config: TableConfig): TableRuntime {
+  return {
+    tableId,
+    createdBy,
+    createdAt,
+    config,
+    status: "waiting",
+    matchId: null,
+    startedAt: null,
+    seats: new Map(),
+    reserved: new Set(),
+    departed: [],
+    handNumber: 0,
+    hand: null,
+    buttonPosition: null,
+    stopRequested: false,
+  };
+}
+
+/** A bot just seated with its buy-in, nothing played yet. */
+export function newSeatRuntime(seat: {
+  seatId: string;
+  position: number;
+  botId: string;
+  developerId: string;
+  strategy: BuiltInStrategy | null;
+  buyIn: number;
+  chips: number;
+  timeBankMs: number;
+}): SeatRuntime {
+  return { ...seat, leaving: false, handsPlayed: 0, handsWon: 0 };
+}
+
 export function seatsInOrder(table: TableRuntime): SeatRuntime[] {
   return [...table.seats.values()].sort((a, b) => a.position - b.position);
 }

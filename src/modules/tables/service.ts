@@ -15,7 +15,7 @@ import { snapshotMessage } from "../protocol/messages";
 import { remoteAsker, type TimeBankPolicy } from "../protocol/remote-player";
 import { playMatch, type AskBot } from "./match-runner";
 import { abortTable, openSeatsOf } from "./persistence";
-import { freePosition, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+import { freePosition, newSeatRuntime, newTableRuntime, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
 import { HandJournal } from "./journal";
 
@@ -111,22 +111,7 @@ export class Tables {
     if (config.smallBlind > config.bigBlind) throw errors.validation("smallBlind must not exceed bigBlind", { field: "smallBlind" });
     if (config.bigBlind > config.buyIn) throw errors.validation("bigBlind must not exceed buyIn", { field: "bigBlind" });
     const now = this.deps.clock.now();
-    const table: TableRuntime = {
-      tableId: newId("tbl", now),
-      createdBy: developerId,
-      createdAt: new Date(now),
-      config,
-      status: "waiting",
-      matchId: null,
-      startedAt: null,
-      seats: new Map(),
-      reserved: new Set(),
-      departed: [],
-      handNumber: 0,
-      hand: null,
-      buttonPosition: null,
-      stopRequested: false,
-    };
+    const table = newTableRuntime(newId("tbl", now), developerId, new Date(now), config);
     await this.deps.db.insert(tables).values({
       id: table.tableId,
       createdBy: developerId,
@@ -175,7 +160,7 @@ export class Tables {
       table.reserved.add(position);
       try {
         const bought = await this.deps.accounts.buyIn(developerId, table.config.buyIn, { botId, tableId, position });
-        const seat: SeatRuntime = {
+        const seat = newSeatRuntime({
           seatId: bought.seatId,
           position,
           botId,
@@ -183,11 +168,8 @@ export class Tables {
           strategy: bot.strategy,
           buyIn: table.config.buyIn,
           chips: table.config.buyIn,
-          leaving: false,
-          handsPlayed: 0,
-          handsWon: 0,
           timeBankMs: this.deps.timeBank.initialMs,
-        };
+        });
         table.seats.set(position, seat);
         this.tableOfBot.set(botId, tableId);
         entry.actor.send({ type: "SEATS_CHANGED" });
@@ -239,36 +221,21 @@ export class Tables {
       : [];
     const strategyOf = new Map(botRows.map((b) => [b.id, b.strategy as BuiltInStrategy | null]));
     for (const row of waiting) {
-      const table: TableRuntime = {
-        tableId: row.id,
-        createdBy: row.createdBy,
-        createdAt: row.createdAt,
-        config: row.config,
-        status: "waiting",
-        matchId: null,
-        startedAt: null,
-        seats: new Map(),
-        reserved: new Set(),
-        departed: [],
-        handNumber: 0,
-        hand: null,
-        buttonPosition: null,
-        stopRequested: false,
-      };
+      const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config);
       for (const seat of open.filter((s) => s.tableId === row.id)) {
-        table.seats.set(seat.position!, {
-          seatId: seat.id,
-          position: seat.position!,
-          botId: seat.botId!,
-          developerId: seat.developerId,
-          strategy: strategyOf.get(seat.botId!) ?? null,
-          buyIn: seat.buyIn,
-          chips: seat.chips,
-          leaving: false,
-          handsPlayed: 0,
-          handsWon: 0,
-          timeBankMs: this.deps.timeBank.initialMs,
-        });
+        table.seats.set(
+          seat.position!,
+          newSeatRuntime({
+            seatId: seat.id,
+            position: seat.position!,
+            botId: seat.botId!,
+            developerId: seat.developerId,
+            strategy: strategyOf.get(seat.botId!) ?? null,
+            buyIn: seat.buyIn,
+            chips: seat.chips,
+            timeBankMs: this.deps.timeBank.initialMs,
+          }),
+        );
         this.tableOfBot.set(seat.botId!, row.id);
       }
       this.host(table);
