@@ -1,0 +1,285 @@
+/** Shared helpers for the load / fault / fuzz campaigns (tests/campaigns). */
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import type { Queryable } from "../../src/db";
+import { TEST_ENV } from "../support/app";
+
+export const ROOT = join(import.meta.dir, "../..");
+
+/** mulberry32: a tiny seeded PRNG, so a campaign can be replayed from its printed seed. */
+export class Rng {
+  private state: number;
+  constructor(readonly seed: number) {
+    this.state = seed >>> 0;
+  }
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  /** Picks a key by weight. */
+  weighted<K extends string>(weights: Record<K, number>): K {
+    const entries = Object.entries(weights) as Array<[K, number]>;
+    const total = entries.reduce((s, [, w]) => s + w, 0);
+    let roll = this.next() * total;
+    for (const [key, weight] of entries) {
+      roll -= weight;
+      if (roll < 0) return key;
+    }
+    return entries[entries.length - 1][0];
+  }
+}
+
+export function seedFrom(envName: string): number {
+  const raw = process.env[envName];
+  if (raw !== undefined && raw !== "") return Number(raw) >>> 0;
+  return (Date.now() ^ (Math.random() * 0x7fffffff)) >>> 0;
+}
+
+export function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+}
+
+export interface ApiResult {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export async function callApi(
+  url: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers["content-type"] ??= "application/json";
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {}
+  return { status: response.status, body, headers: response.headers };
+}
+
+export interface ServerProcess {
+  child: ReturnType<typeof Bun.spawn>;
+  url: string;
+  hostId: string;
+  api(method: string, path: string, options?: { body?: unknown; token?: string }): Promise<ApiResult>;
+  /** Everything the child wrote to stderr so far (logged unexpected errors land here). */
+  stderr(): string;
+  stdout(): string;
+}
+
+/** Spawns `bun src/main.ts` on the given database and waits for its "listening on URL" line. */
+export async function spawnServer(databaseUrl: string, hostId: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = Bun.spawn(["bun", "src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...TEST_ENV, DATABASE_URL: databaseUrl, PORT: "0", HOST_ID: hostId, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let out = "";
+  let err = "";
+  const decoder = new TextDecoder();
+  const errReader = (child.stderr as ReadableStream<Uint8Array>).getReader();
+  void (async () => {
+    for (;;) {
+      const { value, done } = await errReader.read();
+      if (done) return;
+      err += decoder.decode(value);
+      if (err.length > 200_000) err = err.slice(-100_000);
+    }
+  })().catch(() => {});
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
+  const deadline = Date.now() + 30_000;
+  while (!/listening on (\S+)/.test(out)) {
+    if (Date.now() > deadline) throw new Error(`server ${hostId} did not start: ${out} ${err}`);
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server ${hostId} exited early: ${out} ${err}`);
+    out += decoder.decode(value);
+  }
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      out += decoder.decode(value);
+      if (out.length > 200_000) out = out.slice(-100_000);
+    }
+  })().catch(() => {});
+  const url = /listening on (\S+)/.exec(out)![1];
+  return {
+    child,
+    url,
+    hostId,
+    api: (method, path, options) => callApi(url, method, path, options),
+    stderr: () => err,
+    stdout: () => out,
+  };
+}
+
+export async function rowsOf<T = any>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
+export interface DeveloperBooks {
+  id: string;
+  balance: number;
+  openChips: number;
+  grants: number;
+  grantCount: number;
+  /** Sum of profit over the developer's players in completed matches (match_players). */
+  matchProfit: number;
+  /** Net of closed seats that are not part of a completed match: left a waiting table (0), aborted tables. */
+  otherNet: number;
+}
+
+/** Per developer: balance, chips in its open seats, its faucet grants (sum and count) and its winnings. */
+export async function developerBooks(db: Queryable): Promise<DeveloperBooks[]> {
+  const rows = await rowsOf<Record<string, string>>(
+    db,
+    sql`select d.id, d.balance::text as balance,
+          (select coalesce(sum(s.chips), 0) from seats s where s.developer_id = d.id and s.status = 'open')::text as open_chips,
+          (select coalesce(sum(t.amount), 0) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grants,
+          (select count(*) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grant_count,
+          (select coalesce(sum(p.profit), 0) from match_players p join matches m on m.id = p.match_id
+             where p.developer_id = d.id and m.status = 'completed')::text as match_profit,
+          (select coalesce(sum(s.cashout - s.buy_in), 0) from seats s
+             where s.developer_id = d.id and s.status = 'closed'
+               and not exists (select 1 from match_players p join matches m on m.id = p.match_id
+                               where p.seat_id = s.id and m.status = 'completed'))::text as other_net
+        from developers d order by d.id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    balance: Number(r.balance),
+    openChips: Number(r.open_chips),
+    grants: Number(r.grants),
+    grantCount: Number(r.grant_count),
+    matchProfit: Number(r.match_profit),
+    otherNet: Number(r.other_net),
+  }));
+}
+
+/**
+ * Every credit accounted for, per developer: no negative balance, and
+ *   balance + chips of its open seats = its faucet grants + its winnings,
+ * where winnings come from the match records (profit of its players in completed matches) plus
+ * the net of its other closed seats (0 for leaving a waiting table; chips at the last written
+ * hand for aborted tables). Chips move between developers only through completed matches, whose
+ * profits sum to 0 (checked by matchProblems). Also: a completed match's players' seats are closed
+ * with cashout = finalChips.
+ */
+export async function perDeveloperProblems(db: Queryable): Promise<string[]> {
+  const problems: string[] = [];
+  for (const d of await developerBooks(db)) {
+    if (d.balance < 0) problems.push(`${d.id}: negative balance ${d.balance}`);
+    if (d.balance + d.openChips !== d.grants + d.matchProfit + d.otherNet) {
+      problems.push(`${d.id}: balance ${d.balance} + open seats ${d.openChips} != grants ${d.grants} + match profit ${d.matchProfit} + other seats ${d.otherNet}`);
+    }
+  }
+  const mismatched = await rowsOf<{ match_id: string; bot_id: string }>(
+    db,
+    sql`select p.match_id, p.bot_id from match_players p join seats s on s.id = p.seat_id
+        where s.status <> 'closed' or s.cashout <> p.final_chips or s.buy_in <> p.buy_in or s.developer_id <> p.developer_id limit 20`,
+  );
+  for (const m of mismatched) problems.push(`match ${m.match_id} bot ${m.bot_id}: seat does not match the match record`);
+  const leftWaiting = await rowsOf<{ id: string }>(
+    db,
+    sql`select s.id from seats s join tables t on t.id = s.table_id
+        where s.status = 'closed' and s.cashout <> s.buy_in and t.status in ('waiting', 'finished')
+          and not exists (select 1 from match_players p where p.seat_id = s.id) limit 20`,
+  );
+  for (const s of leftWaiting) problems.push(`seat ${s.id}: left a waiting table with other than its buy-in`);
+  return problems;
+}
+
+/** Completed matches conserve chips (sum finalChips = sum buy-ins; profits sum to 0). */
+export async function matchProblems(db: Queryable): Promise<string[]> {
+  const bad = await rowsOf<{ id: string; finals: string; buyins: string }>(
+    db,
+    sql`select m.id, sum(p.final_chips)::text as finals, sum(p.buy_in)::text as buyins
+        from matches m join match_players p on p.match_id = m.id
+        where m.status = 'completed' group by m.id
+        having sum(p.final_chips) <> sum(p.buy_in) or sum(p.profit) <> 0 limit 20`,
+  );
+  const missingPlayers = await rowsOf<{ id: string }>(
+    db,
+    sql`select m.id from matches m where m.status = 'completed' and not exists (select 1 from match_players p where p.match_id = m.id) limit 20`,
+  );
+  return [
+    ...bad.map((m) => `match ${m.id}: final chips ${m.finals} vs buy-ins ${m.buyins}`),
+    ...missingPlayers.map((m) => `match ${m.id}: completed without players`),
+  ];
+}
+
+/** `bun run audit` as a child process against the database. */
+export async function runAuditCli(databaseUrl: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const child = Bun.spawn(["bun", "run", "audit"], {
+    cwd: ROOT,
+    env: { ...process.env, ...TEST_ENV, DATABASE_URL: databaseUrl },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { exitCode, stdout, stderr };
+}
+
+/** Bounded polling: resolves with the first truthy value, throws after timeoutMs. */
+export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(intervalMs);
+  }
+}
+
+/** SPEC §8 error body, with nothing internal in it. Returns a problem or null. */
+export function errorShapeProblem(body: any): string | null {
+  if (typeof body !== "object" || body === null) return `not a JSON object: ${String(body).slice(0, 200)}`;
+  const error = body.error;
+  if (typeof error !== "object" || error === null) return `no error object: ${JSON.stringify(body).slice(0, 200)}`;
+  if (typeof error.code !== "string" || !/^[A-Z][A-Z_]*$/.test(error.code)) return `bad code: ${JSON.stringify(error.code)}`;
+  if (typeof error.message !== "string") return `bad message: ${JSON.stringify(error.message)}`;
+  const leak = internalsLeak(JSON.stringify(body));
+  if (leak) return `leaks internals (${leak}): ${JSON.stringify(body).slice(0, 300)}`;
+  return null;
+}
+
+/** Stack traces, SQL, file paths, driver names in a response body. */
+export function internalsLeak(text: string): string | null {
+  const patterns: Array<[string, RegExp]> = [
+    ["stack frame", /\bat\s+\S+\s+\(?[^)]*:\d+:\d+\)?/],
+    ["source path", /\.(ts|js|mjs|tsx)(:\d+)?\b/],
+    ["absolute path", /\/(work|home|usr|tmp|root|node_modules|src)\//],
+    ["sql", /\b(select\s+.+\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from)\b/i],
+    ["driver", /\b(postgres(ql)?|drizzle|pglite|sqlstate|pg_)\b/i],
+    ["js error", /\b(TypeError|ReferenceError|SyntaxError|RangeError):/],
+  ];
+  for (const [name, pattern] of patterns) if (pattern.test(text)) return name;
+  return null;
+}
