@@ -90,4 +90,10 @@ export function anyOf(column: AnyColumn, values: string[]): SQL {
   return sql`${column} = any(${sql.param(values)}::text[])`;
 }
 
+/** Rows of a raw query, whichever driver ran it (postgres.js answers an array, PGlite `{ rows }`). */
+export async function queryRows<T>(db: Queryable, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
 export { schema };

@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHarness, type Harness } from "../support/app";
+
+// Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
+setDefaultTimeout(60_000);
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createApp } from "../../src/app";
 import { openDatabase, type Database } from "../../src/db";
@@ -7,6 +7,9 @@ import { ManualClock } from "../../src/lib/clock";
 import { buyInInDb } from "../../src/modules/credits/ledger";
 import { createHarness, harnessFor, type Harness } from "../support/app";
 import type { TestDatabase } from "../support/db";
+
+// Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
+setDefaultTimeout(60_000);
 
 let h: Harness & { testDb: TestDatabase };
 

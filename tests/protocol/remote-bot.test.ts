@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot, type Message } from "../support/ws-bot";
+
+// Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
+setDefaultTimeout(60_000);
 
 let server: TestServer;
 beforeAll(async () => {

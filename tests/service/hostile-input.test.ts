@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { createHarness, type Harness } from "../support/app";
+
+// Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
+setDefaultTimeout(60_000);
 
 let h: Harness;
 let dev: { developerId: string; token: string };

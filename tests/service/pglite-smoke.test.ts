@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,9 @@ import { createApp } from "../../src/app";
 import { openDatabase } from "../../src/db";
 import { ManualClock } from "../../src/lib/clock";
 import { harnessFor, testConfig, TEST_ENV } from "../support/app";
+
+// Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
+setDefaultTimeout(60_000);
 
 const dirs: string[] = [];
 afterAll(() => {

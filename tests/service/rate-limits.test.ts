@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createHarness, type Harness } from "../support/app";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot } from "../support/ws-bot";
+
+// Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
+setDefaultTimeout(60_000);
 
 describe("abuse limits", () => {
   let h: Harness;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../src/db";
@@ -7,6 +7,9 @@ import { auditLedger } from "../../src/modules/credits/audit";
 import { TEST_ENV } from "../support/app";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { WsBot } from "../support/ws-bot";
+
+// Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
+setDefaultTimeout(60_000);
 
 const ROOT = join(import.meta.dir, "../..");
 let testDb: TestDatabase;

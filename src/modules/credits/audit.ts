@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import { queryRows, type Queryable } from "../../db";
 
 export interface AuditReport {
   ok: boolean;
@@ -11,10 +11,7 @@ export interface AuditReport {
   problems: string[];
 }
 
-async function rows<T>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
-}
+const rows = queryRows;
 
 /**
  * SPEC §4 invariants: per developer, balance = sum of its transactions and each balanceAfter

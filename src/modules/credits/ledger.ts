@@ -1,6 +1,6 @@
 import { and, eq, gte, isNull, lte, or, sql } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
-import type { Queryable, Tx } from "../../db";
+import { queryRows, type Queryable, type Tx } from "../../db";
 import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -8,7 +8,7 @@ import { newId } from "../../lib/ids";
 /**
  * The SQL half of the ledger: every balance change and its transaction row in one database
  * transaction, guarded in SQL so that correctness never depends on running a single process.
- * Callers may pass an open transaction; the work then joins it (as a savepoint).
+ * Callers may pass an open transaction; the work then joins it.
  */
 
 export interface LedgerRefs {
@@ -91,7 +91,10 @@ export async function claimFaucetInDb(
   });
 }
 
-/** Deducts the buy-in, writes its buy_in row and opens the seat holding those chips, atomically. */
+/**
+ * Deducts the buy-in, opens the seat holding those chips and writes the buy_in row: one guarded
+ * statement inside one transaction (a refused seat rolls the debit back).
+ */
 export async function buyInInDb(
   db: Queryable,
   developerId: string,
@@ -100,58 +103,42 @@ export async function buyInInDb(
   now: Date,
 ): Promise<BuyInOutcome> {
   invariant(Number.isSafeInteger(amount) && amount > 0, "buy-in is a positive integer");
+  const seatId = newId("seat", now.getTime());
+  const transactionId = newId("tx", now.getTime());
+  const at = now.toISOString();
+  const [botId, tableId, matchId, position] = [refs.botId ?? null, refs.tableId ?? null, refs.matchId ?? null, refs.position ?? null];
   return db.transaction(async (tx) => {
-    const debited = await tx
-      .update(developers)
-      .set({ balance: sql`${developers.balance} - ${amount}` })
-      .where(and(eq(developers.id, developerId), gte(developers.balance, amount)))
-      .returning({ balance: developers.balance });
-    if (debited.length === 0) {
+    const [row] = await queryRows<{ balance: string | null; seat: string | null }>(
+      tx,
+      sql`with debited as (
+            update developers set balance = balance - ${amount}::bigint
+            where id = ${developerId} and balance >= ${amount}::bigint returning balance
+          ), opened as (
+            insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at)
+            select ${seatId}, ${developerId}, ${botId}::text, ${tableId}::text, ${position}::int, ${amount}::bigint, ${amount}::bigint, 'open', ${at}::timestamptz
+            from debited
+            on conflict do nothing returning id
+          ), recorded as (
+            insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
+            select ${transactionId}, ${developerId}, 'buy_in', ${-amount}::bigint, debited.balance, ${botId}::text, ${tableId}::text, ${matchId}::text, opened.id, ${at}::timestamptz
+            from debited, opened returning id
+          )
+          select (select balance from debited)::text as balance, (select id from opened) as seat, (select id from recorded) as recorded`,
+    );
+    if (row.balance === null) {
       const current = await readAccount(tx, developerId);
       throw errors.insufficientBalance(current.balance, amount);
     }
-    const balance = debited[0].balance;
+    const balance = Number(row.balance);
     invariant(balance >= 0, "balance never goes below zero");
-    const seatId = newId("seat", now.getTime());
-    const opened = await tx
-      .insert(seats)
-      .values({
-        id: seatId,
-        developerId,
-        botId: refs.botId ?? null,
-        tableId: refs.tableId ?? null,
-        position: refs.position ?? null,
-        buyIn: amount,
-        chips: amount,
-        status: "open",
-        openedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning({ id: seats.id });
-    if (opened.length === 0) {
+    if (row.seat === null) {
       // A unique index refused the seat: the bot already sits somewhere, or the position is taken.
-      const botSeated = refs.botId
-        ? await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.botId, refs.botId), eq(seats.status, "open")))
+      const botSeated = botId
+        ? await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.botId, botId), eq(seats.status, "open")))
         : [];
-      if (botSeated.length > 0) {
-        throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId: refs.botId });
-      }
-      throw errors.conflict("TABLE_FULL", "That seat was just taken", { position: refs.position });
+      if (botSeated.length > 0) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId });
+      throw errors.conflict("TABLE_FULL", "That seat was just taken", { position });
     }
-    const transactionId = await appendTransaction(
-      tx,
-      {
-        developerId,
-        type: "buy_in",
-        amount: -amount,
-        balanceAfter: balance,
-        seatId,
-        botId: refs.botId,
-        tableId: refs.tableId,
-        matchId: refs.matchId,
-      },
-      now,
-    );
     return { balance, transactionId, seatId };
   });
 }
@@ -165,15 +152,15 @@ export function cashoutInDb(
   refs: LedgerRefs,
   now: Date,
 ): Promise<CashoutOutcome> {
-  return db.transaction((tx) => cashoutWithin(tx, developerId, seatId, chips, refs, now));
+  return cashoutWithin(db, developerId, seatId, chips, refs, now);
 }
 
 /**
- * The cashout's statements, for a caller that already holds a transaction (match ends and hand
- * batches cash many seats out in one): no savepoint per seat.
+ * One statement closes the seat, credits the chips and writes the cashout row — atomic on its
+ * own, so callers holding a transaction (match ends, hand batches) need no savepoint per seat.
  */
 export async function cashoutWithin(
-  tx: Tx,
+  db: Queryable,
   developerId: string,
   seatId: string,
   chips: number,
@@ -181,36 +168,27 @@ export async function cashoutWithin(
   now: Date,
 ): Promise<CashoutOutcome> {
   invariant(Number.isSafeInteger(chips) && chips >= 0, "cashout is a non-negative integer");
-  const closed = await tx
-    .update(seats)
-    .set({ status: "closed", chips: 0, cashout: chips, closedAt: now })
-    .where(and(eq(seats.id, seatId), eq(seats.developerId, developerId), eq(seats.status, "open")))
-    .returning({ botId: seats.botId, tableId: seats.tableId });
-  if (closed.length === 0) {
-    throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
-  }
-  const credited = await tx
-    .update(developers)
-    .set({ balance: sql`${developers.balance} + ${chips}` })
-    .where(eq(developers.id, developerId))
-    .returning({ balance: developers.balance });
-  invariant(credited.length === 1, "the seat's developer exists");
-  const balance = credited[0].balance;
-  const transactionId = await appendTransaction(
-    tx,
-    {
-      developerId,
-      type: "cashout",
-      amount: chips,
-      balanceAfter: balance,
-      seatId,
-      botId: refs.botId ?? closed[0].botId,
-      tableId: refs.tableId ?? closed[0].tableId,
-      matchId: refs.matchId ?? null,
-    },
-    now,
+  const transactionId = newId("tx", now.getTime());
+  const at = now.toISOString();
+  const [row] = await queryRows<{ balance: string | null }>(
+    db,
+    sql`with closed as (
+          update seats set status = 'closed', chips = 0, cashout = ${chips}::bigint, closed_at = ${at}::timestamptz
+          where id = ${seatId} and developer_id = ${developerId} and status = 'open' returning bot_id, table_id
+        ), credited as (
+          update developers set balance = balance + ${chips}::bigint
+          where id = ${developerId} and exists (select 1 from closed) returning balance
+        ), recorded as (
+          insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
+          select ${transactionId}, ${developerId}, 'cashout', ${chips}::bigint, credited.balance,
+                 coalesce(${refs.botId ?? null}::text, closed.bot_id), coalesce(${refs.tableId ?? null}::text, closed.table_id),
+                 ${refs.matchId ?? null}::text, ${seatId}, ${at}::timestamptz
+          from closed, credited returning id
+        )
+        select (select balance from credited)::text as balance, (select id from recorded) as recorded`,
   );
-  return { balance, transactionId };
+  if (row.balance === null) throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
+  return { balance: Number(row.balance), transactionId };
 }
 
 export async function readAccount(db: Queryable, developerId: string) {
