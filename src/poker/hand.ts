@@ -5,7 +5,6 @@
  * showdown and pot awards happen inside the transition that closes the betting.
  */
 import type { ApplyResult, HandConfig, HandState, LegalActions, PlayerAction, Street } from "./hand-types.ts";
-import { filledArray, setAll } from "./arrays.ts";
 import { assert, assertChipsConserved, invariantViolated } from "./invariants.ts";
 import { awardPotsUncontested, settleShowdown } from "./showdown.ts";
 
@@ -73,7 +72,7 @@ function validateStart(options: StartHandOptions): number {
 function antesOf(options: StartHandOptions): number[] {
   const ante = options.ante ?? 0;
   const n = options.seats.length;
-  const antes = Array.isArray(ante) ? ante.slice() : filledArray<number>(n, ante);
+  const antes = Array.isArray(ante) ? ante.slice() : new Array<number>(n).fill(ante);
   let valid = antes.length === n;
   for (let p = 0; valid && p < n; p++) valid = isWholeNumber(antes[p]);
   assert(valid, "invalid antes");
@@ -145,12 +144,19 @@ export function startHand(options: StartHandOptions): HandState {
     antes,
     anteTrimming: options.anteTrimming ?? true,
   };
-  const stacks = new Array<number>(n), seats = new Array<number>(n);
+  // One push site per array, so the JIT profiles each array's element kind separately.
+  const stacks: number[] = [], seats: number[] = [], bets: number[] = [], contributions: number[] = [], antesPosted: number[] = [];
+  const folded: boolean[] = [], acted: boolean[] = [], holeCards: number[] = [];
   for (let p = 0; p < n; p++) {
-    stacks[p] = options.seats[p].stack;
-    seats[p] = options.seats[p].seatIndex;
+    stacks.push(options.seats[p].stack);
+    seats.push(options.seats[p].seatIndex);
+    bets.push(0);
+    contributions.push(0);
+    antesPosted.push(0);
+    folded.push(false);
+    acted.push(false);
+    holeCards.push(0, 0);
   }
-  const zeros = filledArray<number>(n, 0), no = filledArray<boolean>(n, false);
   const state: HandState = {
     config,
     seats,
@@ -159,12 +165,12 @@ export function startHand(options: StartHandOptions): HandState {
     bigBlindPlayer,
     startingStacks: stacks.slice(),
     stacks,
-    bets: zeros.slice(),
-    contributions: zeros.slice(),
-    antesPosted: zeros.slice(),
-    folded: no.slice(),
-    acted: no,
-    holeCards: filledArray<number>(2 * n, 0),
+    bets,
+    contributions,
+    antesPosted,
+    folded,
+    acted,
+    holeCards,
     board: [],
     deck: options.deck.slice(),
     deckPosition: 0,
@@ -331,8 +337,10 @@ function dealNextStreet(state: HandState): void {
 }
 
 function resetBettingRound(state: HandState): void {
-  setAll(state.bets, 0);
-  setAll(state.acted, false);
+  for (let p = 0; p < state.seats.length; p++) {
+    state.bets[p] = 0;
+    state.acted[p] = false;
+  }
   state.currentBet = 0;
   state.lastFullRaise = state.config.minBet;
 }

@@ -81,7 +81,9 @@ export function uniformInt(rng: Rng, bound: number): number {
   const limit = Math.floor(TWO_POW_32 / bound) * bound;
   for (;;) {
     const draw = rng.nextUint32();
-    if (draw < limit) return draw - Math.floor(draw / bound) * bound;
+    // `>>> 0` leaves the value alone but lets the JIT keep it an integer: a result it types as
+    // a double would turn every chip array it reaches (raise amounts, stacks) into doubles.
+    if (draw < limit) return (draw - Math.floor(draw / bound) * bound) >>> 0;
   }
 }
 

@@ -1,7 +1,6 @@
 /** Pots, showdown and awards: the end of a hand. */
 import { evaluate7 } from "./evaluator.ts";
 import type { HandState, PotAward, ShownHand } from "./hand-types.ts";
-import { filledArray, setAll } from "./arrays.ts";
 import { assertChipsConserved, invariantViolated } from "./invariants.ts";
 
 interface Pot {
@@ -71,10 +70,13 @@ function inHand(state: HandState): number[] {
 
 /** Ascending player indices reordered clockwise, starting with the first one at or after `start`. */
 function clockwiseFrom(ascending: number[], start: number): number[] {
+  const count = ascending.length;
   let first = 0;
-  while (first < ascending.length && ascending[first] < start) first++;
-  if (first === 0 || first === ascending.length) return ascending.slice();
-  return ascending.slice(first).concat(ascending.slice(0, first));
+  while (first < count && ascending[first] < start) first++;
+  if (first === count) first = 0;
+  const ordered = new Array<number>(count);
+  for (let i = 0; i < count; i++) ordered[i] = ascending[first + i < count ? first + i : first + i - count];
+  return ordered;
 }
 
 /** Equal shares; the odd chips go one each to the winners nearest the button's left. */
@@ -96,8 +98,10 @@ function payPot(state: HandState, index: number, pot: Pot, ascendingWinners: num
 }
 
 function finishHand(state: HandState, awards: PotAward[], shown: ShownHand[], mucked: number[]): void {
-  setAll(state.contributions, 0);
-  setAll(state.bets, 0);
+  for (let p = 0; p < state.seats.length; p++) {
+    state.contributions[p] = 0;
+    state.bets[p] = 0;
+  }
   state.actor = -1;
   state.finished = true;
   state.street = "showdown";
@@ -131,13 +135,13 @@ function showdownOrder(state: HandState): number[] {
 export function settleShowdown(state: HandState): void {
   const pots = sidePots(state);
   const n = state.seats.length;
-  const values = filledArray<number>(n, 0);
-  const [b0, b1, b2, b3, b4] = state.board;
+  const { board, holeCards } = state;
+  const values: number[] = [];
   for (let p = 0; p < n; p++) {
-    if (!state.folded[p]) values[p] = evaluate7(state.holeCards[2 * p], state.holeCards[2 * p + 1], b0, b1, b2, b3, b4);
+    values.push(state.folded[p] ? 0 : evaluate7(holeCards[2 * p], holeCards[2 * p + 1], board[0], board[1], board[2], board[3], board[4]));
   }
-
-  const bestShownInPot = filledArray<number>(pots.length, 0);
+  const bestShownInPot: number[] = [];
+  for (let i = 0; i < pots.length; i++) bestShownInPot.push(0);
   const shown: ShownHand[] = [];
   const mucked: number[] = [];
   for (const p of showdownOrder(state)) {
