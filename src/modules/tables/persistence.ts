@@ -59,42 +59,55 @@ export function winnersOf(players: Array<{ botId: string; finalChips: number; bu
 }
 
 export async function markMatchStarted(db: Db, tableId: string, matchId: string, config: TableConfig, startedAt: Date) {
-  await db.transaction(async (tx) => {
-    await tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt });
-    await tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId));
-  });
+  await db.transaction((tx) =>
+    Promise.all([
+      tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt }),
+      tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
+    ]),
+  );
 }
 
 /**
- * Writes any number of tables' batches with three statements, whatever the count: each takes its
- * rows as ONE jsonb parameter, so the SQL text never changes and stays a single prepared statement.
+ * The statements that write any number of tables' batches: three, whatever the count (each takes
+ * its rows as ONE jsonb parameter, so the SQL never changes and stays prepared), plus one per
+ * cashout. They are issued at once, in this order, and pipelined on the transaction's connection:
+ * the server runs them in order, and no round trip waits for the one before.
  */
-async function writeBatchesIn(tx: Tx, batches: TableBatch[], now: Date): Promise<void> {
+function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
+  const statements: Promise<unknown>[] = [];
   const handRows = batches.flatMap((b) => b.hands.map((h) => ({ match_id: b.matchId, number: h.number, history: h.history })));
   if (handRows.length > 0) {
-    await tx.execute(sql`insert into hands (match_id, number, history, created_at)
-      select x.match_id, x.number, x.history, ${now.toISOString()}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(handRows)}::jsonb) as x(match_id text, number int, history jsonb)`);
+    statements.push(
+      tx.execute(sql`insert into hands (match_id, number, history, created_at)
+        select x.match_id, x.number, x.history, ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(handRows)}::jsonb) as x(match_id text, number int, history jsonb)`),
+    );
     const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
-    await tx.execute(sql`update matches set hands_played = x.n
-      from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as x(id text, n int) where matches.id = x.id`);
+    statements.push(
+      tx.execute(sql`update matches set hands_played = x.n
+        from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as x(id text, n int) where matches.id = x.id`),
+    );
   }
   const stacks = batches.flatMap((b) => [...b.stacks].map(([id, chips]) => ({ id, chips })));
   if (stacks.length > 0) {
-    await tx.execute(sql`update seats set chips = x.chips
-      from jsonb_to_recordset(${JSON.stringify(stacks)}::jsonb) as x(id text, chips bigint)
-      where seats.id = x.id and seats.status = 'open'`);
+    statements.push(
+      tx.execute(sql`update seats set chips = x.chips
+        from jsonb_to_recordset(${JSON.stringify(stacks)}::jsonb) as x(id text, chips bigint)
+        where seats.id = x.id and seats.status = 'open'`),
+    );
   }
   for (const batch of batches) {
     for (const closure of batch.closures) {
-      await cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId }, now);
+      const refs = { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId };
+      statements.push(cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
     }
   }
+  return statements;
 }
 
 /** One transaction for all the batches given: hand rows, stacks after them, cashouts of seats that left. */
 export async function writeBatches(db: Db, batches: TableBatch[], now: Date): Promise<void> {
-  await db.transaction((tx) => writeBatchesIn(tx, batches, now));
+  await db.transaction((tx) => Promise.all(batchStatements(tx, batches, now)));
 }
 
 /**
@@ -106,25 +119,25 @@ export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: Tabl
   const finals = outcome.players.reduce((sum, p) => sum + p.finalChips, 0);
   invariant(buyIns === finals, `match ${outcome.matchId}: final chips ${finals} must equal buy-ins ${buyIns}`);
   const winners = winnersOf(outcome.players);
-  await db.transaction(async (tx) => {
-    await writeBatchesIn(tx, [{ ...lastBatch, closures: [...lastBatch.closures, ...outcome.finalClosures] }], outcome.endedAt);
-    await tx
-      .update(matches)
-      .set({
-        status: "completed",
-        handsPlayed: outcome.handsPlayed,
-        winners,
-        endedAt: outcome.endedAt,
-        durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
-      })
-      .where(eq(matches.id, outcome.matchId));
-    await tx.insert(matchPlayers).values(
-      outcome.players.map((p) => ({ ...p, matchId: outcome.matchId, profit: p.finalChips - p.buyIn })),
-    );
-    const winnerIds = new Set(winners.map((w) => w.botId));
-    for (const p of outcome.players) await addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt);
-    await tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId));
-  });
+  const winnerIds = new Set(winners.map((w) => w.botId));
+  const closures = [...lastBatch.closures, ...outcome.finalClosures];
+  const record = {
+    status: "completed" as const,
+    handsPlayed: outcome.handsPlayed,
+    winners,
+    endedAt: outcome.endedAt,
+    durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
+  };
+  const players = outcome.players.map((p) => ({ ...p, matchId: outcome.matchId, profit: p.finalChips - p.buyIn }));
+  await db.transaction((tx) =>
+    Promise.all([
+      ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
+      tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
+      tx.insert(matchPlayers).values(players),
+      ...outcome.players.map((p) => addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt)),
+      tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId)),
+    ]),
+  );
 }
 
 async function addToStats(tx: Tx, player: MatchPlayerRecord, won: boolean, endedAt: Date): Promise<void> {
