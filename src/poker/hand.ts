@@ -72,7 +72,12 @@ function validateStart(options: StartHandOptions): number {
 function antesOf(options: StartHandOptions): number[] {
   const ante = options.ante ?? 0;
   const n = options.seats.length;
-  const antes = Array.isArray(ante) ? ante.slice() : new Array<number>(n).fill(ante);
+  let antes: number[];
+  if (Array.isArray(ante)) antes = ante.slice();
+  else {
+    antes = []; // push, not fill: Array.prototype.fill on a fresh array is a slow native call
+    for (let p = 0; p < n; p++) antes.push(ante);
+  }
   let valid = antes.length === n;
   for (let p = 0; valid && p < n; p++) valid = isWholeNumber(antes[p]);
   assert(valid, "invalid antes");
