@@ -73,17 +73,19 @@ const TWO_POW_32 = 0x100000000;
 /**
  * Uniform integer in [0, bound) by rejection sampling: no modulo bias. Draws at or above the
  * largest multiple of bound that fits in 2^32 are rejected, the rest reduced mod bound.
- * The quotients are taken by float division: exact here (operands below 2^53), and several
- * times cheaper than `%`, which is an fmod call for draws of 2^31 and above.
+ * Quotients are taken by float division (exact here, operands below 2^53): `%` on draws of 2^31
+ * and above is an fmod call, several times slower.
  */
 export function uniformInt(rng: Rng, bound: number): number {
   if (!Number.isInteger(bound) || bound <= 0 || bound > TWO_POW_32) throw new Error(`invalid bound ${bound}`);
-  const limit = Math.floor(TWO_POW_32 / bound) * bound;
   for (;;) {
     const draw = rng.nextUint32();
-    // `>>> 0` leaves the value alone but lets the JIT keep it an integer: a result it types as
-    // a double would turn every chip array it reaches (raise amounts, stacks) into doubles.
-    if (draw < limit) return (draw - Math.floor(draw / bound) * bound) >>> 0;
+    // The limit is above 2^32 - bound, so only the top `bound` draws need it computed.
+    if (draw <= TWO_POW_32 - bound || draw < Math.floor(TWO_POW_32 / bound) * bound) {
+      // `>>> 0` leaves the value alone but keeps it an integer for the JIT: a result typed as a
+      // double would turn every chip array it reaches (raise amounts, stacks) into doubles.
+      return (draw - Math.floor(draw / bound) * bound) >>> 0;
+    }
   }
 }
 
