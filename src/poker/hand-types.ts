@@ -92,6 +92,7 @@ export interface HandState {
   /** Two per player: holeCards[2p], holeCards[2p + 1]. */
   holeCards: number[];
   board: number[];
+  /** The cards this hand can deal, in dealing order (the rest of the deck it was given is not kept). */
   deck: number[];
   deckPosition: number;
   street: Street;

@@ -31,6 +31,11 @@ function nextStreet(street: Street): Street {
   }
 }
 
+/** Two hole cards each, then three burns and five board cards. */
+function cardsDealtAtMost(playerCount: number): number {
+  return 2 * playerCount + 8;
+}
+
 function isWholeNumber(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 0;
 }
@@ -65,7 +70,7 @@ function validateStart(options: StartHandOptions): number {
   }
   assert(button >= 0, "the button must be on an occupied seat");
   assert(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
-  assert(deck.length >= seats.length * 2 + 8 && hasDistinctCards(deck), "deck too short, or with invalid or repeated cards");
+  assert(deck.length >= cardsDealtAtMost(seats.length) && hasDistinctCards(deck), "deck too short, or with invalid or repeated cards");
   return button;
 }
 
@@ -177,7 +182,7 @@ export function startHand(options: StartHandOptions): HandState {
     acted,
     holeCards,
     board: [],
-    deck: options.deck.slice(),
+    deck: options.deck.slice(0, cardsDealtAtMost(n)),
     deckPosition: 0,
     street: "preflop",
     actor: -1,
@@ -204,13 +209,6 @@ function playersWithChipsInHand(state: HandState): number {
   return count;
 }
 
-/** Owes a decision: in the hand with chips, and has not acted or faces a bet. */
-function needsToAct(state: HandState, p: number, playersWithChips: number): boolean {
-  if (state.folded[p] || state.stacks[p] === 0) return false;
-  if (state.bets[p] < state.currentBet) return true;
-  // With nobody left to bet against, a player with nothing to call has no decision to make.
-  return !state.acted[p] && playersWithChips > 1;
-}
 
 /** WSOP 96 / 96-a: a player who already acted may raise again only when facing at least a full raise in total. */
 function raiseReopenedFor(state: HandState, p: number): boolean {
@@ -365,25 +363,34 @@ function closeBettingRound(state: HandState): void {
   }
 }
 
-/** Finds the next player to act after player `from`, or closes the betting round. */
+/**
+ * Finds the next player to act after player `from`, or closes the betting round. A player owes a
+ * decision when in the hand with chips and either facing a bet or yet to act on this street; one
+ * pass clockwise finds the first of each and counts who is left.
+ */
 function advanceFrom(state: HandState, from: number): void {
   const n = state.seats.length;
-  let inHand = 0, withChips = 0;
-  for (let p = 0; p < n; p++) {
+  let inHand = 0, withChips = 0, firstFacingBet = -1, firstYetToAct = -1;
+  for (let i = 1, p = from + 1 === n ? 0 : from + 1; i <= n; i++, p = p + 1 === n ? 0 : p + 1) {
     if (state.folded[p]) continue;
     inHand++;
-    if (state.stacks[p] > 0) withChips++;
+    if (state.stacks[p] === 0) continue;
+    withChips++;
+    if (state.bets[p] < state.currentBet) {
+      if (firstFacingBet < 0) firstFacingBet = i;
+    } else if (!state.acted[p] && firstYetToAct < 0) firstYetToAct = i;
   }
   if (inHand === 1) {
     state.actor = -1;
     returnUncalledBet(state);
     return awardPotsUncontested(state);
   }
-  for (let i = 1, p = from + 1 === n ? 0 : from + 1; i <= n; i++, p = p + 1 === n ? 0 : p + 1) {
-    if (needsToAct(state, p, withChips)) {
-      state.actor = p;
-      return;
-    }
+  // With nobody left to bet against, a player with nothing to call has no decision to make.
+  if (withChips < 2) firstYetToAct = -1;
+  const next = firstFacingBet < 0 ? firstYetToAct : firstYetToAct < 0 ? firstFacingBet : Math.min(firstFacingBet, firstYetToAct);
+  if (next > 0) {
+    state.actor = (from + next) % n;
+    return;
   }
   state.actor = -1;
   closeBettingRound(state);
