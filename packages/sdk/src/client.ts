@@ -104,8 +104,11 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
       const handled = session.handle(message);
       if (message.type === "match_ended" && options.once) handled.finally(() => stop(message));
     };
-    ws.onerror = () => {};
-    ws.onclose = async (event) => {
+    let failure = "";
+    ws.onerror = (event) => {
+      failure = String((event as { message?: unknown }).message ?? "");
+    };
+    ws.onclose = (event) => {
       if (socket === ws) {
         socket = null;
         open = false;
@@ -116,7 +119,7 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
         stop(null, new Error("another connection for this bot took over (REPLACED)"));
         return;
       }
-      if (!welcomed && (await keyRefused(options))) {
+      if (!welcomed && /\b401\b/.test(failure)) {
         log({ level: "error", event: "unauthorized", botId: null, handNumber: null, reason: "the server refused the api key" });
         stop(null, new Error("the server refused the api key (401): check it, or rotate it with `bun run cli -- bots rotate-key <bot>`"));
         return;
@@ -127,7 +130,7 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
         return;
       }
       const delay = backoffDelay(failures - 1, initialMs, maxMs);
-      log({ level: welcomed ? "warn" : "info", event: "reconnecting", botId: session.context.botId, handNumber: session.context.handNumber, attempt: failures, delayMs: delay, code: event.code });
+      log({ level: welcomed ? "warn" : "info", event: "reconnecting", botId: session.context.botId, handNumber: session.context.handNumber, attempt: failures, delayMs: delay, code: event.code, ...(failure ? { reason: failure } : {}) });
       retryTimer = setTimeout(dial, delay);
     };
   };
@@ -146,15 +149,4 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
       } catch {}
     },
   };
-}
-
-/** After a failed upgrade: does plain HTTP with the same key answer 401? (WebSocket errors hide the status.) */
-async function keyRefused(options: ConnectOptions): Promise<boolean> {
-  try {
-    const response = await fetch(wsUrl(options.server).replace(/^ws/, "http"), { headers: { authorization: `Bearer ${options.apiKey}` } });
-    await response.body?.cancel();
-    return response.status === 401;
-  } catch {
-    return false; // server unreachable: keep retrying
-  }
 }

@@ -77,7 +77,7 @@ export function positionOf(inHand: number[], button: number | null, seat: number
   const rest = n - 3; // seats between the big blind and the button
   const k = i - 2;
   if (k >= rest - 1 && rest >= 2) return "late";
-  return k < Math.ceil(rest / 2) ? "early" : "middle";
+  return k < Math.ceil((rest - 1) / 2) || rest === 1 ? "early" : "middle";
 }
 
 export function decisionState(request: ActionRequestMessage, context: HandContext): DecisionState {
