@@ -7,11 +7,14 @@
  * it), `run` (each line must exit 0), `background` (started, must print a line before the test
  * goes on, and must exit 0 by the end).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startTestServer, type TestServer } from "../support/server";
+
+// Real servers, real processes and whole matches: more than Bun's 5 s default.
+setDefaultTimeout(60_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 

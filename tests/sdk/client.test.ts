@@ -1,9 +1,12 @@
 /** The SDK against a real server: a whole match, resume after a dropped connection, refused and replaced keys. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import starterBot from "../../examples/starter-bot.ts";
 import equityBot from "../../examples/equity-bot.ts";
 import { connect, defineBot, memoryLogger, type BotClient, type DecisionState } from "../../packages/sdk/src/index.ts";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
+
+// Real servers, real processes and whole matches: more than Bun's 5 s default.
+setDefaultTimeout(60_000);
 
 let server: TestServer;
 let token: string;
