@@ -135,7 +135,7 @@ function dealHoleCards(state: HandState): void {
   const n = state.seats.length;
   const first = nextPlayer(state, state.button);
   for (let round = 0; round < 2; round++) {
-    for (let i = 0; i < n; i++) state.holeCards[2 * ((first + i) % n) + round] = state.deck[state.deckPosition++];
+    for (let i = 0, p = first; i < n; i++, p = p + 1 === n ? 0 : p + 1) state.holeCards[2 * p + round] = state.deck[state.deckPosition++];
   }
   for (let p = 0; p < n; p++) {
     state.events.push({ type: "hole_cards", seat: state.seats[p], cards: [state.holeCards[2 * p], state.holeCards[2 * p + 1]] });
