@@ -89,7 +89,12 @@ export function createServices(deps: AppDeps): Services {
 /** Composes the feature modules. Never listens: tests call `app.handle`, main.ts calls `listen`. */
 export function createApp(deps: AppDeps) {
   const services = createServices(deps);
-  const auth: AuthOptions = { secret: deps.jwtSecret, clock: services.clock, ttlSeconds: deps.config.tokenTtlSeconds };
+  const auth: AuthOptions = {
+    secret: deps.jwtSecret,
+    clock: services.clock,
+    ttlSeconds: deps.config.tokenTtlSeconds,
+    developerExists: (developerId) => services.identity.exists(developerId),
+  };
   const maxBodyBytes = deps.config.maxBodyBytes;
   // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.

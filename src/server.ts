@@ -24,7 +24,9 @@ export async function startServer(config: Config, options: { clock?: Clock } = {
     );
   }
   // reusePort off: a second process on the same port would silently share traffic (and a PGlite directory).
-  app.listen({ port: config.port, maxRequestBodySize: config.maxBodyBytes, reusePort: false });
+  // The server's own body cap sits well above MAX_BODY_BYTES: up to it, the app answers a §8 413
+  // itself; beyond it Bun cuts the connection (it never buffers more).
+  app.listen({ port: config.port, maxRequestBodySize: Math.max(config.maxBodyBytes * 16, 16 * 1024 * 1024), reusePort: false });
   const port = app.server!.port!;
   let stopping: Promise<void> | undefined;
   return {

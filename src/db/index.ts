@@ -90,6 +90,31 @@ export function anyOf(column: AnyColumn, values: string[]): SQL {
   return sql`${column} = any(${sql.param(values)}::text[])`;
 }
 
+const RETRYABLE = new Set(["40P01", "40001"]); // deadlock detected, serialization failure
+
+function isRetryable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === "string" && RETRYABLE.has(e.code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs a whole transaction again when Postgres chose it as a deadlock or serialization victim
+ * (it was rolled back, so running it again is safe). Locks are taken in a fixed order so this is
+ * a safety net, not the plan.
+ */
+export async function retryOnConflict<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryable(error)) throw error;
+      await Bun.sleep(attempt * 5 + Math.random() * 10);
+    }
+  }
+}
+
 /** Rows of a raw query, whichever driver ran it (postgres.js answers an array, PGlite `{ rows }`). */
 export async function queryRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };

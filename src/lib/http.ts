@@ -46,6 +46,14 @@ export function oneOf<const T extends readonly string[]>(values: T, options: { d
 }
 
 /**
+ * An opaque id (`bot_…`, `tbl_…`, `m_…`, `tx_…`) in a path or query: letters, digits and `_`
+ * only, so nothing odd (NUL bytes, traversal, quotes) ever reaches the database.
+ */
+export function idString(options: { description?: string; examples?: string[] } = {}) {
+  return t.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_]+$", ...options });
+}
+
+/**
  * An integer in a JSON body: strict. (Elysia's t.Integer also takes numeric strings such as
  * "1000"; a JSON field of the wrong type must be a 400, so bodies use TypeBox's own.)
  */
@@ -85,6 +93,10 @@ export function payloadTooLarge(maxBodyBytes: number): AppError {
 export async function readJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {
   const text = await request.text();
   if (Buffer.byteLength(text) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+  // Postgres text cannot hold NUL: refuse it here rather than fail deep in a query.
+  if (/\\u0000|\u0000/.test(text)) {
+    throw new AppError(400, "VALIDATION_ERROR", "NUL characters are not accepted", { field: "(body)" });
+  }
   // An empty body (e.g. POST /api/me/balance/faucet) needs no content type; route schemas decide.
   if (text.trim() === "") return "";
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {

@@ -7,6 +7,8 @@ export interface AuthOptions {
   secret: string;
   clock: Clock;
   ttlSeconds: number;
+  /** A well-signed token may name a developer this database does not have (another deployment). */
+  developerExists: (developerId: string) => Promise<boolean>;
 }
 
 export interface IssuedToken {
@@ -48,6 +50,7 @@ export function authPlugin(options: AuthOptions) {
           if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
             throw errors.unauthorized("Invalid or expired token");
           }
+          if (!(await options.developerExists(payload.sub))) throw errors.unauthorized("Invalid or expired token");
           return { developerId: payload.sub };
         },
         detail: { security: [{ bearerAuth: [] }] },

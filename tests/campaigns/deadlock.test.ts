@@ -1,5 +1,5 @@
 /**
- * FINDING (server bug), found by two-processes.test.ts: cashout batches lock developer rows in
+ * Once a server bug, found by two-processes.test.ts: cashout batches lock developer rows in
  * whatever order their seats come, so two concurrent batches (the hand journal and a match end,
  * in one process or across processes) deadlock; Postgres aborts one, and the match whose write
  * failed is aborted (a finished match recorded as aborted, or its table left "running").
@@ -8,9 +8,9 @@
  * of B then one of A. A third transaction holds the second seat of each, so each batch has
  * locked its first developer's row when it starts waiting; on release each needs the other's.
  *
- * `test.failing` while the bug is there: it passes as long as the deadlock happens. Once the fix
- * (lock the developers of a batch in one order, see the report) is in, it fails: turn it into
- * a plain `test`.
+ * Fixed: every multi-developer write locks its developers' rows first, in id order
+ * (persistence.ts lockDevelopers), and retries a deadlock victim as a safety net. This test now
+ * guards the fix: both batches must commit.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
@@ -26,8 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-describe("FINDING: concurrent cashout batches deadlock", () => {
-  test.failing("BUG deadlock: two cashout batches with developers in opposite order both commit", async () => {
+describe("concurrent cashout batches (once a deadlock)", () => {
+  test("regression (deadlock): two cashout batches with developers in opposite order both commit", async () => {
     const db = h.database.db;
     const a = await h.registerDeveloper();
     const b = await h.registerDeveloper();
@@ -69,7 +69,7 @@ describe("FINDING: concurrent cashout batches deadlock", () => {
     release();
     await holding;
     const outcomes = await Promise.all([first, second]);
-    // Correct behaviour: both commit. Today one fails with 40P01 (deadlock detected).
+    // Both commit (before the fix, one failed with 40P01: deadlock detected).
     expect(outcomes).toEqual(["ok", "ok"]);
   });
 });

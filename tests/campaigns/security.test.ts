@@ -59,7 +59,7 @@ describe("tokens", () => {
     expect(row.n).toBe(0);
   });
 
-  test.failing("BUG unknown developer: a well-signed token for a developer that does not exist gets 401, not 500, on writes", async () => {
+  test("regression (unknown developer): a well-signed token for a developer that does not exist gets 401, not 500, on writes", async () => {
     const token = await sign({ sub: "dev_00000000000000000000000000" }, now() + 600);
     const statuses = [
       (await server.api("POST", "/api/bots", { token, body: { name: "ghost" } })).status,

@@ -34,6 +34,7 @@ export function authModule(identity: Identity, auth: AuthOptions, limiter: RateL
       },
       {
         beforeHandle: limited,
+        parse: "json",
         body: RegisterBody,
         response: { 201: RegisterResponse, ...errorResponses(400, 409, 429) },
         detail: {
@@ -52,6 +53,7 @@ export function authModule(identity: Identity, auth: AuthOptions, limiter: RateL
       },
       {
         beforeHandle: limited,
+        parse: "json",
         body: LoginBody,
         response: { 200: LoginResponse, ...errorResponses(400, 401, 429) },
         detail: {

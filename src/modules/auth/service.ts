@@ -28,6 +28,8 @@ export function normalizeEmail(email: string): string {
 export class Identity {
   /** Verified against when the email is unknown, so both failures take the same time. */
   private decoyHash: Promise<string>;
+  /** Developers are never deleted: once seen, an id stays valid (bounded, cleared when full). */
+  private readonly knownDevelopers = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -67,6 +69,15 @@ export class Identity {
     const matches = await Bun.password.verify(password, row?.passwordHash ?? (await this.decoyHash));
     if (!row || !matches) throw errors.unauthorized("Wrong email or password");
     return toView(row);
+  }
+
+  async exists(developerId: string): Promise<boolean> {
+    if (this.knownDevelopers.has(developerId)) return true;
+    const rows = await this.db.select({ id: developers.id }).from(developers).where(eq(developers.id, developerId));
+    if (rows.length === 0) return false;
+    if (this.knownDevelopers.size >= 100_000) this.knownDevelopers.clear();
+    this.knownDevelopers.add(developerId);
+    return true;
   }
 
   async developer(developerId: string): Promise<DeveloperView> {

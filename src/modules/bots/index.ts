@@ -16,6 +16,7 @@ export function botsModule(bots: Bots, auth: AuthOptions) {
       },
       {
         auth: true,
+        parse: "json",
         body: CreateBotBody,
         response: { 201: CreatedBot, ...errorResponses(400, 401, 409) },
         detail: {

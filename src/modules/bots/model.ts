@@ -1,10 +1,10 @@
 import { t } from "elysia";
-import { queryInteger, oneOf } from "../../lib/http";
+import { idString, oneOf, queryInteger } from "../../lib/http";
 
 export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
 export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
 
-export const BotId = t.String({ minLength: 1, maxLength: 64, examples: ["bot_01jx8m2k3n4p5q6r7s8t9v0w1x"] });
+export const BotId = idString({ examples: ["bot_01jx8m2k3n4p5q6r7s8t9v0w1x"] });
 
 /** The brief's Bot object, exactly these four fields. */
 export const Bot = t.Object(

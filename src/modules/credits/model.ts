@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { queryInteger, oneOf } from "../../lib/http";
+import { idString, oneOf, queryInteger } from "../../lib/http";
 
 /** The brief's Balance object. */
 export const Balance = t.Object(
@@ -56,7 +56,7 @@ export const TransactionsQuery = t.Object(
   {
     limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: 500, default: 50, description: "Default 50, at most 500" })),
     before: t.Optional(
-      t.String({ minLength: 1, maxLength: 64, description: "A transactionId: return only older transactions (cursor)" }),
+      idString({ description: "A transactionId: return only older transactions (cursor)" }),
     ),
   },
   { additionalProperties: false },

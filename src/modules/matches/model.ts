@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { oneOf, queryInteger } from "../../lib/http";
+import { idString, oneOf, queryInteger } from "../../lib/http";
 
 /** The brief's Match object, exactly these fields. */
 export const Match = t.Object(
@@ -19,13 +19,13 @@ export const Match = t.Object(
   { title: "Match" },
 );
 
-export const MatchParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
+export const MatchParams = t.Object({ id: idString() });
 
 export const MatchListQuery = t.Object(
   {
     limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: 200, default: 50, description: "Default 50, at most 200" })),
-    before: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "A matchId: only matches that ended before it (cursor)" })),
-    botId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "Only matches this bot played" })),
+    before: t.Optional(idString({ description: "A matchId: only matches that ended before it (cursor)" })),
+    botId: t.Optional(idString({ description: "Only matches this bot played" })),
   },
   { additionalProperties: false },
 );

@@ -17,6 +17,7 @@ export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthO
       },
       {
         auth: true,
+        parse: "json",
         body: CreateTableBody,
         response: { 201: Table, ...errorResponses(400, 401) },
         detail: {
@@ -46,6 +47,7 @@ export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthO
       {
         auth: true,
         params: TableParams,
+        parse: "json",
         body: SeatBody,
         response: { 201: Seat, ...errorResponses(400, 401, 402, 403, 404, 409) },
         detail: {
@@ -59,6 +61,7 @@ export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthO
     .post("/api/tables/:tableId/leave", ({ developerId, params, body }) => tables.leave(developerId, params.tableId, body.botId), {
       auth: true,
       params: TableParams,
+      parse: "json",
       body: SeatBody,
       response: { 200: LeaveResult, ...errorResponses(400, 401, 403, 404, 409) },
       detail: {

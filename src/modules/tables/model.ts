@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { bodyInteger, oneOf } from "../../lib/http";
+import { bodyInteger, idString, oneOf } from "../../lib/http";
 import { BotId } from "../bots/model";
 
 export const CreateTableBody = t.Object(
@@ -48,7 +48,7 @@ export const Table = t.Object(
   { title: "Table" },
 );
 
-export const TableParams = t.Object({ tableId: t.String({ minLength: 1, maxLength: 64 }) });
+export const TableParams = t.Object({ tableId: idString() });
 export const SeatBody = t.Object({ botId: BotId }, { additionalProperties: false });
 
 export const LeaveResult = t.Object({

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, type Db, type Queryable, type Tx } from "../../db";
-import { botStats, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
+import { anyOf, retryOnConflict, type Db, type Queryable, type Tx } from "../../db";
+import { botStats, developers, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { cashoutWithin } from "../credits/ledger";
 
@@ -74,7 +74,11 @@ export async function markMatchStarted(db: Db, tableId: string, matchId: string,
  * the server runs them in order, and no round trip waits for the one before.
  */
 function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
+  const closures = batches
+    .flatMap((batch) => batch.closures.map((closure) => ({ batch, closure })))
+    .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || compareIds(a.closure.seatId, b.closure.seatId));
   const statements: Promise<unknown>[] = [];
+  if (closures.length > 0) statements.push(lockDevelopers(tx, closures.map(({ closure }) => closure.developerId)));
   const handRows = batches.flatMap((b) => b.hands.map((h) => ({ match_id: b.matchId, number: h.number, history: h.history })));
   if (handRows.length > 0) {
     statements.push(
@@ -96,18 +100,27 @@ function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unkn
         where seats.id = x.id and seats.status = 'open'`),
     );
   }
-  for (const batch of batches) {
-    for (const closure of batch.closures) {
-      const refs = { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId };
-      statements.push(cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
-    }
+  for (const { batch, closure } of closures) {
+    const refs = { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId };
+    statements.push(cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
   }
   return statements;
 }
 
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Locks developers' balance rows in id order, first thing: every transaction that credits several
+ * developers takes them this way, so no two of them (in one process or several) wait in a cycle.
+ */
+function lockDevelopers(tx: Tx, developerIds: string[]): Promise<unknown> {
+  const ids = [...new Set(developerIds)].sort(compareIds);
+  return tx.execute(sql`select id from developers where ${anyOf(developers.id, ids)} order by id for update`);
+}
+
 /** One transaction for all the batches given: hand rows, stacks after them, cashouts of seats that left. */
 export async function writeBatches(db: Db, batches: TableBatch[], now: Date): Promise<void> {
-  await db.transaction((tx) => Promise.all(batchStatements(tx, batches, now)));
+  await retryOnConflict(() => db.transaction((tx) => Promise.all(batchStatements(tx, batches, now))));
 }
 
 /**
@@ -129,14 +142,16 @@ export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: Tabl
     durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
   };
   const players = outcome.players.map((p) => ({ ...p, matchId: outcome.matchId, profit: p.finalChips - p.buyIn }));
-  await db.transaction((tx) =>
-    Promise.all([
-      ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
-      tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
-      tx.insert(matchPlayers).values(players),
-      ...outcome.players.map((p) => addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt)),
-      tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId)),
-    ]),
+  await retryOnConflict(() =>
+    db.transaction((tx) =>
+      Promise.all([
+        ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
+        tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
+        tx.insert(matchPlayers).values(players),
+        ...outcome.players.map((p) => addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt)),
+        tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId)),
+      ]),
+    ),
   );
 }
 
@@ -178,11 +193,18 @@ async function addToStats(tx: Tx, player: MatchPlayerRecord, won: boolean, ended
  * After a crash (or a failed match): every open seat of the table is cashed out at its chips
  * after the last completed hand, the match is marked aborted (no stats change), and so is the table.
  */
-export async function abortTable(db: Queryable, tableId: string, now: Date): Promise<number> {
+export function abortTable(db: Queryable, tableId: string, now: Date): Promise<number> {
+  return retryOnConflict(() => abortTableOnce(db, tableId, now));
+}
+
+async function abortTableOnce(db: Queryable, tableId: string, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
+    const open = (await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")))).sort(
+      (a, b) => compareIds(a.developerId, b.developerId) || compareIds(a.id, b.id),
+    );
+    if (open.length > 0) await lockDevelopers(tx, open.map((seat) => seat.developerId));
     const [table] = await tx.select().from(tables).where(eq(tables.id, tableId)).for("update");
     if (!table || table.status === "finished" || table.status === "aborted") return 0;
-    const open = await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")));
     for (const seat of open) {
       await cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
