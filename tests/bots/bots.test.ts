@@ -72,6 +72,19 @@ describe("bots", () => {
     expect((await h.app.services.bots.findByApiKey(rotated.body.apiKey))?.botId).toBe(bot.body.botId);
   });
 
+  test("GET /api/me/bots lists only the caller's bots, with their strategy", async () => {
+    const mine = await h.registerDeveloper();
+    const other = await h.registerDeveloper();
+    await h.call("POST", "/api/bots", { token: mine.token, body: { name: "remote-one" } });
+    await h.call("POST", "/api/bots", { token: mine.token, body: { name: "house", strategy: "tight" } });
+    await h.call("POST", "/api/bots", { token: other.token, body: { name: "not-mine" } });
+    const listed = await h.call("GET", "/api/me/bots", { token: mine.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((b: any) => [b.name, b.strategy])).toEqual([["remote-one", null], ["house", "tight"]]);
+    expect(JSON.stringify(listed.body)).not.toContain("pbk_");
+    expect((await h.call("GET", "/api/me/bots")).status).toBe(401);
+  });
+
   test("unknown bot is 404 NOT_FOUND", async () => {
     const r = await h.call("GET", "/api/bots/bot_nope");
     expect(r.status).toBe(404);

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { errorResponses } from "../../lib/http";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
-import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, RotatedKey } from "./model";
+import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, RotatedKey } from "./model";
 import { toBotView, type Bots } from "./service";
 
 export function botsModule(bots: Bots, auth: AuthOptions) {
@@ -35,6 +35,11 @@ export function botsModule(bots: Bots, auth: AuthOptions) {
         summary: "List all registered bots",
         description: "Every registered bot, oldest first. Optional `limit`/`offset`; without them the whole list.",
       },
+    })
+    .get("/api/me/bots", ({ developerId }) => bots.listOwned(developerId), {
+      auth: true,
+      response: { 200: t.Array(OwnedBot), ...errorResponses(401) },
+      detail: { tags: ["bots"], summary: "The caller's own bots", description: "Oldest first, with each bot's strategy (null for a remote bot). Api keys are never shown again." },
     })
     .get("/api/bots/:botId", async ({ params }) => toBotView(await bots.find(params.botId)), {
       params: BotParams,

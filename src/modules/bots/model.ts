@@ -42,6 +42,18 @@ export const CreatedBot = t.Object(
   { title: "CreatedBot" },
 );
 
+/** The owner's view of a bot: the brief's four fields plus how it plays. */
+export const OwnedBot = t.Object(
+  {
+    botId: t.String(),
+    name: t.String(),
+    description: t.String(),
+    createdAt: t.String({ format: "date-time" }),
+    strategy: t.Union([oneOf(BUILT_IN_STRATEGIES), t.Null()], { description: "null: a remote bot" }),
+  },
+  { title: "OwnedBot" },
+);
+
 export const RotatedKey = t.Object({ botId: t.String(), apiKey: t.String({ description: "The new pbk_… key; the old one stops working" }) });
 
 export const BotParams = t.Object({ botId: BotId });

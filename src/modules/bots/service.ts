@@ -74,6 +74,15 @@ export class Bots {
     return (await query).map((row) => toBotView(toRecord(row)));
   }
 
+  /** The caller's own bots, oldest first, with their strategy. */
+  async listOwned(developerId: string) {
+    const rows = await this.db.select().from(bots).where(eq(bots.developerId, developerId)).orderBy(asc(bots.createdAt), asc(bots.id));
+    return rows.map((row) => {
+      const record = toRecord(row);
+      return { ...toBotView(record), strategy: record.strategy };
+    });
+  }
+
   async find(botId: string): Promise<BotRecord> {
     const rows = await this.db.select().from(bots).where(eq(bots.id, botId));
     if (rows.length === 0) throw errors.notFound("Bot");
