@@ -195,7 +195,7 @@ const botsCreate: Command = {
 
 const botsList: Command = {
   name: "list",
-  summary: "List your bots (the ones in the config file), or every registered bot with --all.",
+  summary: "List your bots (GET /api/me/bots), or every registered bot with --all.",
   usage: "bots list [--all]",
   flags: { all: { kind: "boolean", help: "every bot registered on the service" }, ...SERVER_FLAG },
   async run(ctx, parsed) {
@@ -205,9 +205,14 @@ const botsList: Command = {
       if (bots.length === 0) ctx.out("no bots registered yet");
       return 0;
     }
-    const mine = Object.entries(ctx.config.bots ?? {});
+    const mine = await ctx
+      .api(parsed)
+      .request<Array<{ botId: string; name: string; strategy: string | null }>>("GET", "/api/me/bots", undefined, { auth: true });
     if (mine.length === 0) ctx.out("no bots yet: bun run cli -- bots create my-bot");
-    for (const [name, bot] of mine) ctx.out(`${bot.botId}  ${name}  ${bot.strategy ? `built-in ${bot.strategy}` : bot.apiKey ? "remote (api key saved)" : "remote"}`);
+    for (const bot of mine) {
+      const keySaved = Boolean(ctx.config.bots?.[bot.name]?.apiKey);
+      ctx.out(`${bot.botId}  ${bot.name}  ${bot.strategy ? `built-in ${bot.strategy}` : keySaved ? "remote (api key saved)" : "remote"}`);
+    }
     return 0;
   },
 };
