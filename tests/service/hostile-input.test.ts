@@ -129,10 +129,13 @@ describe("hostile bodies: 400 VALIDATION_ERROR naming the field, no state change
     expect(bots.body.error.details.field).toBe("limit");
   });
 
-  test("unknown route and unknown method are 404 JSON", async () => {
+  test("unknown route and unknown method are 404 JSON; malformed ids are 400", async () => {
     expectErrorShape(await h.call("GET", "/api/nothing-here"), 404, "NOT_FOUND");
     expectErrorShape(await h.call("DELETE", "/api/bots"), 404, "NOT_FOUND");
-    expectErrorShape(await h.call("GET", `/api/bots/${encodeURIComponent("../../etc/passwd")}`), 404, "NOT_FOUND");
+    // An id that cannot be an id (traversal, quotes, NUL) is refused before any lookup.
+    const traversal = await h.call("GET", `/api/bots/${encodeURIComponent("../../etc/passwd")}`);
+    expectErrorShape(traversal, 400, "VALIDATION_ERROR");
+    expect(traversal.body.error.details.field).toBe("botId");
   });
 });
 
