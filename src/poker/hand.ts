@@ -154,18 +154,19 @@ export function startHand(options: StartHandOptions): HandState {
     antes,
     anteTrimming: options.anteTrimming ?? true,
   };
-  // One push site per array, so the JIT profiles each array's element kind separately.
-  const stacks: number[] = [], seats: number[] = [], bets: number[] = [], contributions: number[] = [], antesPosted: number[] = [];
-  const folded: boolean[] = [], acted: boolean[] = [], holeCards: number[] = [];
+  // One allocation site per array, so the JIT profiles each array's element kind separately.
+  const stacks = new Array<number>(n), seats = new Array<number>(n), bets = new Array<number>(n), contributions = new Array<number>(n), antesPosted = new Array<number>(n);
+  const folded = new Array<boolean>(n), acted = new Array<boolean>(n), holeCards = new Array<number>(2 * n);
   for (let p = 0; p < n; p++) {
-    stacks.push(options.seats[p].stack);
-    seats.push(options.seats[p].seatIndex);
-    bets.push(0);
-    contributions.push(0);
-    antesPosted.push(0);
-    folded.push(false);
-    acted.push(false);
-    holeCards.push(0, 0);
+    stacks[p] = options.seats[p].stack;
+    seats[p] = options.seats[p].seatIndex;
+    bets[p] = 0;
+    contributions[p] = 0;
+    antesPosted[p] = 0;
+    folded[p] = false;
+    acted[p] = false;
+    holeCards[2 * p] = 0;
+    holeCards[2 * p + 1] = 0;
   }
   const state: HandState = {
     config,
