@@ -1,0 +1,62 @@
+/** Checks on startHand's options: seats, button, blinds, antes and deck. */
+import type { StartHandOptions } from "./hand.ts";
+import { assert, invariantViolated } from "./invariants.ts";
+
+/** Two hole cards each, then three burns and five board cards. */
+export function cardsDealtAtMost(playerCount: number): number {
+  return 2 * playerCount + 8;
+}
+
+function isWholeNumber(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 0;
+}
+
+function hasDistinctCards(cards: number[]): boolean {
+  let low = 0, high = 0; // 52 bits of "seen" across two 32-bit words
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i];
+    if (!(card >= 0 && card < 52 && card === (card | 0))) return false;
+    const bit = 1 << (card & 31);
+    if (card < 32) {
+      if (low & bit) return false;
+      low |= bit;
+    } else {
+      if (high & bit) return false;
+      high |= bit;
+    }
+  }
+  return true;
+}
+
+/** Validates the options; returns the button's player index. */
+export function validateStart(options: StartHandOptions): number {
+  const { seats, smallBlind, bigBlind, deck } = options;
+  assert(seats.length >= 2, "a hand needs at least two players");
+  let button = -1;
+  for (let i = 0; i < seats.length; i++) {
+    const seat = seats[i];
+    if (!(isWholeNumber(seat.stack) && seat.stack > 0)) invariantViolated("every player needs a positive whole-chip stack");
+    if (i > 0 && !(seat.seatIndex > seats[i - 1].seatIndex)) invariantViolated("seats must be in table order (ascending seat index)");
+    if (seat.seatIndex === options.buttonSeatIndex) button = i;
+  }
+  assert(button >= 0, "the button must be on an occupied seat");
+  assert(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
+  assert(deck.length >= cardsDealtAtMost(seats.length) && hasDistinctCards(deck), "deck too short, or with invalid or repeated cards");
+  return button;
+}
+
+/** One validated ante per player (table order). */
+export function antesOf(options: StartHandOptions): number[] {
+  const ante = options.ante ?? 0;
+  const n = options.seats.length;
+  let antes: number[];
+  if (Array.isArray(ante)) antes = ante.slice();
+  else {
+    antes = []; // push, not fill: Array.prototype.fill on a fresh array is a slow native call
+    for (let p = 0; p < n; p++) antes.push(ante);
+  }
+  let valid = antes.length === n;
+  for (let p = 0; valid && p < n; p++) valid = isWholeNumber(antes[p]);
+  assert(valid, "invalid antes");
+  return antes;
+}
