@@ -12,9 +12,9 @@ import { actionRequestMessage } from "../modules/protocol/messages";
 import type { Spectators } from "../modules/protocol/spectators";
 import { playMatch, type AskBot, type MatchStore } from "../modules/tables/match-runner";
 import type { HandRecord, MatchOutcome } from "../modules/tables/persistence";
-import type { SeatRuntime, TableRuntime } from "../modules/tables/runtime";
+import { newSeatRuntime, newTableRuntime, type TableRuntime } from "../modules/tables/runtime";
 import { fallbackAction } from "../modules/tables/strategies";
-import { exportPhh, playersInPhhOrder, type ExportableHand } from "../poker/phh";
+import { phhOfHands, type StoredHand } from "../modules/tables/hand-history";
 import { applyAction } from "../poker/hand";
 import type { HandEvent, HandState, PlayerAction } from "../poker/hand-types";
 import { cryptoRng, seededRng } from "../poker/rng";
@@ -102,32 +102,17 @@ const DEVELOPER = "dev_local";
 export async function playLocalMatch(players: LocalPlayer[], options: LocalMatchOptions): Promise<LocalMatchResult> {
   if (players.length < 2 || players.length > 10) throw new Error(`a match needs 2 to 10 players, got ${players.length}`);
   const started = performance.now();
-  const table: TableRuntime = {
-    tableId: "tbl_local",
-    createdBy: DEVELOPER,
-    createdAt: new Date(),
-    config: {
-      buyIn: options.buyIn,
-      smallBlind: options.smallBlind,
-      bigBlind: options.bigBlind,
-      maxPlayers: players.length,
-      maxHands: options.hands,
-      actionTimeoutMs: options.timeoutMs,
-      seed: options.seed,
-    },
-    status: "waiting",
-    matchId: null,
-    startedAt: null,
-    seats: new Map(),
-    reserved: new Set(),
-    departed: [],
-    handNumber: 0,
-    hand: null,
-    buttonPosition: null,
-    stopRequested: false,
-  };
+  const table = newTableRuntime("tbl_local", DEVELOPER, new Date(), {
+    buyIn: options.buyIn,
+    smallBlind: options.smallBlind,
+    bigBlind: options.bigBlind,
+    maxPlayers: players.length,
+    maxHands: options.hands,
+    actionTimeoutMs: options.timeoutMs,
+    seed: options.seed,
+  });
   players.forEach((player, position) => {
-    const seat: SeatRuntime = {
+    const seat = newSeatRuntime({
       seatId: `seat_local_${position}`,
       position,
       botId: player.name,
@@ -135,11 +120,8 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
       strategy: player.strategy,
       buyIn: options.buyIn,
       chips: options.buyIn,
-      leaving: false,
-      handsPlayed: 0,
-      handsWon: 0,
       timeBankMs: 0,
-    };
+    });
     table.seats.set(position, seat);
   });
 
@@ -249,31 +231,7 @@ export function freshSeed(): string {
   return String(cryptoRng().nextUint32());
 }
 
-interface StoredHistory {
-  handNumber: number;
-  button: number;
-  config: ExportableHand["config"];
-  players: Array<{ seat: number; botId: string; startingStack: number; finalStack: number }>;
-  events: HandEvent[];
-}
-
-/** The same PHH (a .phhs hand-history set, one TOML table per hand) the server answers for a match. */
+/** The same PHH (a .phhs hand-history set) the server answers for a match. */
 export function phhText(matchId: string, hands: HandRecord[]): string {
-  return hands
-    .map((record) => {
-      const hand = record.history as StoredHistory;
-      const finished: ExportableHand = {
-        seats: hand.players.map((p) => p.seat),
-        button: hand.players.findIndex((p) => p.seat === hand.button),
-        config: hand.config,
-        startingStacks: hand.players.map((p) => p.startingStack),
-        stacks: hand.players.map((p) => p.finalStack),
-        events: hand.events,
-        finished: true,
-      };
-      const order = playersInPhhOrder(finished);
-      const text = exportPhh(finished, { players: order.map((p) => hand.players[p].botId), match: matchId, hand: hand.handNumber });
-      return `[${hand.handNumber}]\n${text.trimEnd()}\n`;
-    })
-    .join("\n");
+  return phhOfHands(matchId, hands.map((record) => record.history as StoredHand));
 }

@@ -3,22 +3,9 @@ import { anyOf, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { formatCard } from "../../poker/cards";
-import type { HandConfig, HandEvent } from "../../poker/hand-types";
-import { exportPhh, playersInPhhOrder, type ExportableHand } from "../../poker/phh";
+import { phhOfHands, type StoredHand } from "../tables/hand-history";
 
 type MatchRow = typeof matches.$inferSelect;
-
-export interface StoredHand {
-  handNumber: number;
-  button: number;
-  smallBlind: number;
-  bigBlind: number;
-  players: Array<{ seat: number; botId: string; startingStack: number; finalStack: number }>;
-  board: number[];
-  events: Array<Record<string, unknown>>;
-  pots: Array<{ amount: number; eligible: number[]; winners: number[]; shares: number[] }>;
-  config: HandConfig;
-}
 
 const CARD_FIELDS = new Set(["cards", "board"]);
 
@@ -29,21 +16,6 @@ function withCardNames(event: Record<string, unknown>): Record<string, unknown> 
     out[key] = CARD_FIELDS.has(key) && Array.isArray(value) ? value.map((c) => formatCard(c as number)) : value;
   }
   return out;
-}
-
-/** A finished hand, rebuilt from its stored history for the PHH exporter. */
-function phhOf(matchId: string, hand: StoredHand): string {
-  const finished: ExportableHand = {
-    seats: hand.players.map((p) => p.seat),
-    button: hand.players.findIndex((p) => p.seat === hand.button),
-    config: hand.config,
-    startingStacks: hand.players.map((p) => p.startingStack),
-    stacks: hand.players.map((p) => p.finalStack),
-    events: hand.events as unknown as HandEvent[],
-    finished: true,
-  };
-  const order = playersInPhhOrder(finished);
-  return exportPhh(finished, { players: order.map((p) => hand.players[p].botId), match: matchId, hand: hand.handNumber });
 }
 
 export class Matches {
@@ -88,7 +60,7 @@ export class Matches {
       hands: stored.map(({ config: _config, ...hand }) => ({
         ...hand,
         board: hand.board.map(formatCard),
-        events: hand.events.map(withCardNames),
+        events: hand.events.map((event) => withCardNames(event as unknown as Record<string, unknown>)),
       })),
     };
   }
@@ -96,7 +68,7 @@ export class Matches {
   /** PHH "hand history set" text: one TOML table per hand, named by its number. */
   async handsPhh(matchId: string): Promise<string> {
     const stored = await this.hands(matchId);
-    return stored.map((hand) => `[${hand.handNumber}]\n${phhOf(matchId, hand).trimEnd()}\n`).join("\n");
+    return phhOfHands(matchId, stored);
   }
 
   private async withPlayers(rows: MatchRow[]) {

@@ -14,6 +14,7 @@ import {
   publicEventMessage,
 } from "../protocol/messages";
 import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from "./persistence";
+import { handHistory } from "./hand-history";
 import { chipsOnTable, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, fallbackAction, STRATEGIES } from "./strategies";
 
@@ -208,27 +209,4 @@ function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState)
     seat.handsPlayed += 1;
     if (winners.has(seat.position)) seat.handsWon += 1;
   });
-}
-
-/**
- * The stored history of a hand: who sat where, the hand's rules, every event with every card.
- * (PHH text is derived from it when asked for, off the hot path.)
- */
-function handHistory(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState) {
-  return {
-    handNumber: table.handNumber,
-    button: hand.seats[hand.button],
-    smallBlind: hand.config.smallBlind,
-    bigBlind: hand.config.bigBlind,
-    config: hand.config,
-    players: hand.seats.map((position, p) => ({
-      seat: position,
-      botId: inPlay[p].botId,
-      startingStack: hand.startingStacks[p],
-      finalStack: hand.result!.stacks[p],
-    })),
-    board: hand.board,
-    events: hand.events,
-    pots: hand.result!.pots,
-  };
 }
