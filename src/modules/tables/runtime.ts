@@ -67,16 +67,7 @@ export function newTableRuntime(tableId: string, createdBy: string, createdAt: D
 }
 
 /** A bot just seated with its buy-in, nothing played yet. */
-export function newSeatRuntime(seat: {
-  seatId: string;
-  position: number;
-  botId: string;
-  developerId: string;
-  strategy: BuiltInStrategy | null;
-  buyIn: number;
-  chips: number;
-  timeBankMs: number;
-}): SeatRuntime {
+export function newSeatRuntime(seat: Omit<SeatRuntime, "leaving" | "handsPlayed" | "handsWon">): SeatRuntime {
   return { ...seat, leaving: false, handsPlayed: 0, handsWon: 0 };
 }
 
