@@ -59,6 +59,7 @@ export function createServices(deps: AppDeps): Services {
     idleMs: config.accountIdleMs,
     log,
   });
+  const stats = new Stats(db, config.leaderboardMinMatches, clock, config.statsCacheMs);
   const gateway = new BotGateway(clock, new RateLimiter(config.botMessagesPerSecond, 1_000, clock));
   const spectators = new Spectators();
   const tables = new Tables({
@@ -71,6 +72,7 @@ export function createServices(deps: AppDeps): Services {
     hostId: config.hostId,
     defaultBuyIn: config.defaultBuyIn,
     timeBank: { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs },
+    matchRecorded: (botIds) => stats.forget(botIds),
     log,
   });
   return {
@@ -82,7 +84,7 @@ export function createServices(deps: AppDeps): Services {
     spectators,
     tables,
     matches: new Matches(db),
-    stats: new Stats(db, bots, config.leaderboardMinMatches),
+    stats,
   };
 }
 

@@ -27,6 +27,8 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** Messages a bot may send per second on its socket (bursts up to this many). */
   botMessagesPerSecond: number;
+  /** How long GET /api/stats/:botId may serve a bot's statistics from memory (0: never). */
+  statsCacheMs: number;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -66,5 +68,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeBankCapMs: integerFrom(env, "TIME_BANK_CAP_MS", 10_000),
     authRateLimitPerMinute: integerFrom(env, "AUTH_RATE_LIMIT_PER_MINUTE", 30, 1),
     botMessagesPerSecond: integerFrom(env, "BOT_MESSAGES_PER_SECOND", 50, 1),
+    statsCacheMs: integerFrom(env, "STATS_CACHE_MS", 1_000),
   };
 }

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { bots } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
@@ -39,10 +39,15 @@ export function hashApiKey(apiKey: string): string {
 }
 
 export class Bots {
+  /** Looked up on every join, leave and rotation: prepared once. */
+  private readonly byId;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.byId = db.select().from(bots).where(eq(bots.id, sql.placeholder("botId"))).prepare("bot_by_id");
+  }
 
   async create(developerId: string, input: { name: string; description?: string; strategy?: BuiltInStrategy }) {
     const apiKey = newSecret("pbk");
@@ -84,7 +89,7 @@ export class Bots {
   }
 
   async find(botId: string): Promise<BotRecord> {
-    const rows = await this.db.select().from(bots).where(eq(bots.id, botId));
+    const rows = await this.byId.execute({ botId });
     if (rows.length === 0) throw errors.notFound("Bot");
     return toRecord(rows[0]);
   }

@@ -1,19 +1,58 @@
-import { asc, desc, eq, gte } from "drizzle-orm";
+import { asc, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { botStats } from "../../db/schema";
-import type { Bots } from "../bots/service";
+import { bots, botStats } from "../../db/schema";
+import type { Clock } from "../../lib/clock";
+import { errors } from "../../lib/errors";
+
+export type BotStatistics = Awaited<ReturnType<Stats["readBotStats"]>>;
+
+const CACHE_LIMIT = 10_000;
 
 export class Stats {
+  /** The hottest read: one prepared round trip, the bot and its stats row together. */
+  private readonly botWithStats;
+  /**
+   * Recently read statistics. This process drops a bot's entry when it records a match of that
+   * bot; a match recorded by another process shows here within `cacheMs`.
+   */
+  private readonly cache = new Map<string, { value: BotStatistics; until: number }>();
+
   constructor(
     private readonly db: Db,
-    private readonly bots: Bots,
     private readonly leaderboardMinMatches: number,
-  ) {}
+    private readonly clock: Clock,
+    private readonly cacheMs: number,
+  ) {
+    this.botWithStats = db
+      .select({ botId: bots.id, stats: botStats })
+      .from(bots)
+      .leftJoin(botStats, eq(botStats.botId, bots.id))
+      .where(eq(bots.id, sql.placeholder("botId")))
+      .prepare("bot_with_stats");
+  }
 
   /** A registered bot that never played has all zeros and lastPlayed null; an unknown bot is 404. */
-  async ofBot(botId: string) {
-    await this.bots.find(botId);
-    const [row] = await this.db.select().from(botStats).where(eq(botStats.botId, botId));
+  async ofBot(botId: string): Promise<BotStatistics> {
+    const now = this.clock.now();
+    const cached = this.cache.get(botId);
+    if (cached && cached.until > now) return cached.value;
+    const value = await this.readBotStats(botId);
+    if (this.cacheMs > 0) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+      this.cache.set(botId, { value, until: now + this.cacheMs });
+    }
+    return value;
+  }
+
+  /** This process recorded matches of these bots: their next read goes to the database. */
+  forget(botIds: Iterable<string>): void {
+    for (const botId of botIds) this.cache.delete(botId);
+  }
+
+  private async readBotStats(botId: string) {
+    const [found] = await this.botWithStats.execute({ botId });
+    if (!found) throw errors.notFound("Bot");
+    const row = found.stats;
     return {
       botId,
       matchesPlayed: row?.matchesPlayed ?? 0,

@@ -29,6 +29,8 @@ export interface TablesDeps {
   hostId: string;
   defaultBuyIn: number;
   timeBank: TimeBankPolicy;
+  /** A match was recorded: these bots' statistics changed. */
+  matchRecorded?: (botIds: string[]) => void;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -301,6 +303,7 @@ export class Tables {
       spectators: this.deps.spectators,
     });
     this.journal.release(table.tableId);
+    this.deps.matchRecorded?.([...table.departed, ...table.seats.values()].map((seat) => seat.botId));
     // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now.
     for (const seat of [...table.departed, ...table.seats.values()]) {
       if (this.tableOfBot.get(seat.botId) === table.tableId) this.tableOfBot.delete(seat.botId);
