@@ -88,6 +88,8 @@ export const transactions = pgTable(
       sql`(${t.type} = 'faucet' and ${t.amount} > 0) or (${t.type} = 'buy_in' and ${t.amount} < 0) or (${t.type} = 'cashout' and ${t.amount} >= 0)`,
     ),
     check("transactions_balance_after_non_negative", sql`${t.balanceAfter} >= 0`),
+    // A buy-in always opens a seat: the buy-in statement relies on this to undo itself when the seat is refused.
+    check("transactions_buy_in_has_seat", sql`${t.type} <> 'buy_in' or ${t.seatId} is not null`),
   ],
 );
 

@@ -92,8 +92,10 @@ export async function claimFaucetInDb(
 }
 
 /**
- * Deducts the buy-in, opens the seat holding those chips and writes the buy_in row: one guarded
- * statement inside one transaction (a refused seat rolls the debit back).
+ * Deducts the buy-in, opens the seat holding those chips and writes the buy_in row, in ONE
+ * guarded statement (atomic on its own). When a unique index refuses the seat, the buy_in row
+ * would have no seat, which the transactions_buy_in_has_seat constraint forbids: the whole
+ * statement fails and the debit with it.
  */
 export async function buyInInDb(
   db: Queryable,
@@ -107,9 +109,10 @@ export async function buyInInDb(
   const transactionId = newId("tx", now.getTime());
   const at = now.toISOString();
   const [botId, tableId, matchId, position] = [refs.botId ?? null, refs.tableId ?? null, refs.matchId ?? null, refs.position ?? null];
-  return db.transaction(async (tx) => {
-    const [row] = await queryRows<{ balance: string | null; seat: string | null }>(
-      tx,
+  let row: { balance: string | null } | undefined;
+  try {
+    [row] = await queryRows<{ balance: string | null }>(
+      db,
       sql`with debited as (
             update developers set balance = balance - ${amount}::bigint
             where id = ${developerId} and balance >= ${amount}::bigint returning balance
@@ -121,26 +124,33 @@ export async function buyInInDb(
           ), recorded as (
             insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
             select ${transactionId}, ${developerId}, 'buy_in', ${-amount}::bigint, debited.balance, ${botId}::text, ${tableId}::text, ${matchId}::text, opened.id, ${at}::timestamptz
-            from debited, opened returning id
+            from debited left join opened on true returning id
           )
-          select (select balance from debited)::text as balance, (select id from opened) as seat, (select id from recorded) as recorded`,
+          select (select balance from debited)::text as balance, (select id from recorded) as recorded`,
     );
-    if (row.balance === null) {
-      const current = await readAccount(tx, developerId);
-      throw errors.insufficientBalance(current.balance, amount);
-    }
-    const balance = Number(row.balance);
-    invariant(balance >= 0, "balance never goes below zero");
-    if (row.seat === null) {
-      // A unique index refused the seat: the bot already sits somewhere, or the position is taken.
-      const botSeated = botId
-        ? await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.botId, botId), eq(seats.status, "open")))
-        : [];
-      if (botSeated.length > 0) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId });
-      throw errors.conflict("TABLE_FULL", "That seat was just taken", { position });
-    }
-    return { balance, transactionId, seatId };
-  });
+  } catch (error) {
+    if (!violates(error, "transactions_buy_in_has_seat")) throw error;
+    const botSeated = botId
+      ? await db.select({ id: seats.id }).from(seats).where(and(eq(seats.botId, botId), eq(seats.status, "open")))
+      : [];
+    if (botSeated.length > 0) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId });
+    throw errors.conflict("TABLE_FULL", "That seat was just taken", { position });
+  }
+  if (row!.balance === null) {
+    const current = await readAccount(db, developerId);
+    throw errors.insufficientBalance(current.balance, amount);
+  }
+  const balance = Number(row!.balance);
+  invariant(balance >= 0, "balance never goes below zero");
+  return { balance, transactionId, seatId };
+}
+
+/** Whether a database error is a violation of the named constraint (through any driver wrapping). */
+function violates(error: unknown, constraint: string): boolean {
+  for (let e = error as { constraint?: unknown; constraint_name?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.constraint === constraint || e.constraint_name === constraint) return true;
+  }
+  return false;
 }
 
 /** Closes an open seat and credits its remaining chips with a cashout row, atomically. Once per seat. */

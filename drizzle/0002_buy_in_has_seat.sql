@@ -1,0 +1,1 @@
+ALTER TABLE "transactions" ADD CONSTRAINT "transactions_buy_in_has_seat" CHECK ("transactions"."type" <> 'buy_in' or "transactions"."seat_id" is not null);
