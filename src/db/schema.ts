@@ -5,6 +5,7 @@ import {
   check,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -196,7 +197,11 @@ export const matchPlayers = pgTable(
   (t) => [primaryKey({ columns: [t.matchId, t.botId] }), index("match_players_bot_idx").on(t.botId)],
 );
 
-/** One row per completed hand: its full history (events with every card) and stacks after it. */
+/**
+ * One row per completed hand: its full history (events with every card) and stacks after it.
+ * `json`, not `jsonb`: written thousands of times a second and only ever read whole, so the text
+ * is kept as sent instead of being decomposed on every insert.
+ */
 export const hands = pgTable(
   "hands",
   {
@@ -204,7 +209,7 @@ export const hands = pgTable(
       .notNull()
       .references(() => matches.id),
     number: integer("number").notNull(),
-    history: jsonb("history").notNull(),
+    history: json("history").notNull(),
     createdAt: instant("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.matchId, t.number] })],

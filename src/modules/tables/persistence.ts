@@ -84,7 +84,7 @@ function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unkn
     statements.push(
       tx.execute(sql`insert into hands (match_id, number, history, created_at)
         select x.match_id, x.number, x.history, ${now.toISOString()}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(handRows)}::jsonb) as x(match_id text, number int, history jsonb)`),
+        from json_to_recordset(${JSON.stringify(handRows)}::json) as x(match_id text, number int, history json)`),
     );
     const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
     statements.push(

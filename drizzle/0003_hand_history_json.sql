@@ -1,0 +1,1 @@
+ALTER TABLE "hands" ALTER COLUMN "history" SET DATA TYPE json;
