@@ -154,6 +154,8 @@ export interface DeveloperBooks {
   matchProfit: number;
   /** Net of closed seats that are not part of a completed match: left a waiting table (0), aborted tables. */
   otherNet: number;
+  /** Chips won or lost so far by its open seats (0 at waiting tables; a match may be under way). */
+  openNet: number;
 }
 
 /** Per developer: balance, chips in its open seats, its faucet grants (sum and count) and its winnings. */
@@ -162,6 +164,7 @@ export async function developerBooks(db: Queryable): Promise<DeveloperBooks[]> {
     db,
     sql`select d.id, d.balance::text as balance,
           (select coalesce(sum(s.chips), 0) from seats s where s.developer_id = d.id and s.status = 'open')::text as open_chips,
+          (select coalesce(sum(s.chips - s.buy_in), 0) from seats s where s.developer_id = d.id and s.status = 'open')::text as open_net,
           (select coalesce(sum(t.amount), 0) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grants,
           (select count(*) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grant_count,
           (select coalesce(sum(p.profit), 0) from match_players p join matches m on m.id = p.match_id
@@ -180,6 +183,7 @@ export async function developerBooks(db: Queryable): Promise<DeveloperBooks[]> {
     grantCount: Number(r.grant_count),
     matchProfit: Number(r.match_profit),
     otherNet: Number(r.other_net),
+    openNet: Number(r.open_net),
   }));
 }
 
@@ -188,7 +192,8 @@ export async function developerBooks(db: Queryable): Promise<DeveloperBooks[]> {
  *   balance + chips of its open seats = its faucet grants + its winnings,
  * where winnings come from the match records (profit of its players in completed matches) plus
  * the net of its other closed seats (0 for leaving a waiting table; chips at the last written
- * hand for aborted tables). Chips move between developers only through completed matches, whose
+ * hand for aborted tables) plus what its open seats have won or lost so far in a match still
+ * being played. Chips move between developers only through matches: completed ones, whose
  * profits sum to 0 (checked by matchProblems). Also: a completed match's players' seats are closed
  * with cashout = finalChips.
  */
@@ -196,8 +201,10 @@ export async function perDeveloperProblems(db: Queryable): Promise<string[]> {
   const problems: string[] = [];
   for (const d of await developerBooks(db)) {
     if (d.balance < 0) problems.push(`${d.id}: negative balance ${d.balance}`);
-    if (d.balance + d.openChips !== d.grants + d.matchProfit + d.otherNet) {
-      problems.push(`${d.id}: balance ${d.balance} + open seats ${d.openChips} != grants ${d.grants} + match profit ${d.matchProfit} + other seats ${d.otherNet}`);
+    if (d.balance + d.openChips !== d.grants + d.matchProfit + d.otherNet + d.openNet) {
+      problems.push(
+        `${d.id}: balance ${d.balance} + open seats ${d.openChips} != grants ${d.grants} + match profit ${d.matchProfit} + other seats ${d.otherNet} + open seats' play so far ${d.openNet}`,
+      );
     }
   }
   const mismatched = await rowsOf<{ match_id: string; bot_id: string }>(

@@ -1,6 +1,6 @@
 import { and, eq, gte, isNull, lte, or, sql } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
-import { queryRows, type Queryable, type Tx } from "../../db";
+import { queryRows, retryOnConflict, type Queryable, type Tx } from "../../db";
 import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -111,7 +111,8 @@ export async function buyInInDb(
   const [botId, tableId, matchId, position] = [refs.botId ?? null, refs.tableId ?? null, refs.matchId ?? null, refs.position ?? null];
   let row: { balance: string | null } | undefined;
   try {
-    [row] = await queryRows<{ balance: string | null }>(
+    // One statement on its own: if Postgres picks it as a deadlock victim, it is simply run again.
+    [row] = await retryOnConflict(() => queryRows<{ balance: string | null }>(
       db,
       sql`with debited as (
             update developers set balance = balance - ${amount}::bigint
@@ -127,7 +128,7 @@ export async function buyInInDb(
             from debited left join opened on true returning id
           )
           select (select balance from debited)::text as balance, (select id from recorded) as recorded`,
-    );
+    ));
   } catch (error) {
     if (!violates(error, "transactions_buy_in_has_seat")) throw error;
     const botSeated = botId
@@ -162,7 +163,8 @@ export function cashoutInDb(
   refs: LedgerRefs,
   now: Date,
 ): Promise<CashoutOutcome> {
-  return cashoutWithin(db, developerId, seatId, chips, refs, now);
+  // On its own (not inside a caller's transaction) a deadlock victim can simply run again.
+  return retryOnConflict(() => cashoutWithin(db, developerId, seatId, chips, refs, now));
 }
 
 /**

@@ -148,7 +148,10 @@ export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: Tabl
         ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
         tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
         tx.insert(matchPlayers).values(players),
-        ...outcome.players.map((p) => addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt)),
+        // In bot id order: a bot that busted here may already play elsewhere, whose match end upserts it too.
+        ...[...outcome.players]
+          .sort((a, b) => compareIds(a.botId, b.botId))
+          .map((p) => addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt)),
         tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId)),
       ]),
     ),
