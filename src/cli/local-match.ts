@@ -16,7 +16,7 @@ import { newSeatRuntime, newTableRuntime, type TableRuntime } from "../modules/t
 import { fallbackAction } from "../modules/tables/strategies";
 import { phhOfHands, type StoredHand } from "../modules/tables/hand-history";
 import { applyAction } from "../poker/hand";
-import type { HandEvent, HandState, PlayerAction } from "../poker/hand-types";
+import type { HandState, PlayerAction } from "../poker/hand-types";
 import { cryptoRng, seededRng } from "../poker/rng";
 
 export interface LocalPlayer {

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
 import { queryRows, retryOnConflict, type Queryable, type Tx } from "../../db";
 import { invariant } from "../../lib/assert";

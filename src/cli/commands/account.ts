@@ -1,0 +1,90 @@
+/** CLI: register, login, whoami, faucet, balance. */
+import { Api, ApiError } from "../api";
+import { str, type FlagSpec } from "../args";
+import { need, SERVER_FLAG, type Command } from "../command";
+
+const authFlags: FlagSpec = {
+  email: { kind: "string", value: "email", help: "your email" },
+  password: { kind: "string", value: "password", help: "8 to 128 characters" },
+  ...SERVER_FLAG,
+};
+
+export const register: Command = {
+  name: "register",
+  summary: "Create a developer account; the token is saved in the config file.",
+  usage: "register --email <email> --password <password> [--name <name>]",
+  flags: { ...authFlags, name: { kind: "string", value: "name", help: "display name" } },
+  async run(ctx, parsed) {
+    const api = new Api(ctx.server(parsed));
+    const body: Record<string, string> = { email: need(parsed, "email"), password: need(parsed, "password") };
+    if (str(parsed, "name")) body.name = str(parsed, "name")!;
+    const result = await api.request("POST", "/api/auth/register", body);
+    Object.assign(ctx.config, { server: api.server, token: result.token, email: body.email });
+    ctx.save();
+    ctx.out(`registered ${body.email} (${result.developer.developerId}) on ${api.server}`);
+    ctx.out(`token saved to ${ctx.configFile}`);
+    ctx.out("next: bun run cli -- faucet");
+    return 0;
+  },
+};
+
+export const login: Command = {
+  name: "login",
+  summary: "Log in; the token is saved in the config file.",
+  usage: "login --email <email> --password <password>",
+  flags: authFlags,
+  async run(ctx, parsed) {
+    const api = new Api(ctx.server(parsed));
+    const email = need(parsed, "email");
+    const result = await api.request("POST", "/api/auth/login", { email, password: need(parsed, "password") });
+    Object.assign(ctx.config, { server: api.server, token: result.token, email });
+    ctx.save();
+    ctx.out(`logged in as ${email} on ${api.server} (token valid until ${result.expiresAt}); saved to ${ctx.configFile}`);
+    return 0;
+  },
+};
+
+export const whoami: Command = {
+  name: "whoami",
+  summary: "Show the logged-in developer.",
+  usage: "whoami",
+  flags: SERVER_FLAG,
+  async run(ctx, parsed) {
+    const me = await ctx.api(parsed).request("GET", "/api/me", undefined, { auth: true });
+    ctx.out(`${me.email} (${me.developerId}) on ${ctx.server(parsed)}`);
+    return 0;
+  },
+};
+
+export const faucet: Command = {
+  name: "faucet",
+  summary: "Claim free credits (once per cooldown, 24 h by default).",
+  usage: "faucet",
+  flags: SERVER_FLAG,
+  async run(ctx, parsed) {
+    try {
+      const result = await ctx.api(parsed).request("POST", "/api/me/balance/faucet", undefined, { auth: true });
+      ctx.out(`claimed ${result.amount} credits · balance ${result.newBalance} · next claim from ${result.nextClaimAt}`);
+      return 0;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "FAUCET_COOLDOWN") {
+        const body = error.body as { newBalance: number; nextClaimAt: string };
+        ctx.err(`the faucet is cooling down: next claim from ${body.nextClaimAt} · balance ${body.newBalance}`);
+        return 1;
+      }
+      throw error;
+    }
+  },
+};
+
+export const balance: Command = {
+  name: "balance",
+  summary: "Show your credits.",
+  usage: "balance",
+  flags: SERVER_FLAG,
+  async run(ctx, parsed) {
+    const result = await ctx.api(parsed).request("GET", "/api/me/balance", undefined, { auth: true });
+    ctx.out(`balance ${result.balance} credits · faucet ${result.canClaimFaucet ? "claimable now" : `claimable from ${result.nextFaucetClaim}`}`);
+    return 0;
+  },
+};
