@@ -24,7 +24,8 @@ export function docsModule() {
           theme: "/swagger/assets/swagger-ui.css",
           autoDarkMode: false,
         },
-        exclude: { paths: [/^\/swagger/] },
+        // WebSocket routes are not OpenAPI operations: they are described in the text above and docs/PROTOCOL.md.
+        exclude: { paths: [/^\/swagger/], methods: ["WS", "ws"] },
         documentation: {
           info: {
             title: "Poker Bot Service",
@@ -42,6 +43,13 @@ export function docsModule() {
               "Request bodies are strict: unknown fields are rejected with 400, never silently dropped.",
               "",
               "IDs are opaque strings with a type prefix (dev_, bot_, tbl_, m_, tx_). Amounts are integers. Timestamps are ISO 8601 UTC.",
+              "",
+              "WebSockets (not listed below): `GET /api/bots/connect` — the bot protocol; connect with the bot's api key",
+              "(`Authorization: Bearer pbk_…` or `?apiKey=`), messages in docs/PROTOCOL.md. `GET /api/tables/{tableId}/watch` —",
+              "a live table's public messages for spectators (no hole cards before showdown), no authentication.",
+              "",
+              "Limits: request bodies ≤ MAX_BODY_BYTES (64 KiB, else 413); register + login 30 a minute per client IP (429 RATE_LIMITED",
+              "with Retry-After); a bot's socket 50 messages a second besides its answers (error RATE_LIMITED).",
             ].join("\n"),
           },
           tags: [
