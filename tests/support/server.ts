@@ -1,6 +1,7 @@
 import { startServer, type RunningServer } from "../../src/server";
 import { testConfig } from "./app";
 import { createTestDatabase, type TestDatabase } from "./db";
+import { callApi } from "./http";
 
 export interface TestServer extends RunningServer {
   testDb: TestDatabase;
@@ -12,22 +13,7 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(label: string, env: Record<string, string> = {}): Promise<TestServer> {
   const testDb = await createTestDatabase(label);
   const server = await startServer(testConfig({ DATABASE_URL: testDb.url, PORT: "0", ...env }));
-  const api: TestServer["api"] = async (method, path, options = {}) => {
-    const headers: Record<string, string> = {};
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    return { status: response.status, body };
-  };
+  const api: TestServer["api"] = (method, path, options = {}) => callApi(server.url, method, path, options);
   return {
     ...server,
     testDb,
