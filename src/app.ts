@@ -96,6 +96,7 @@ export function createApp(deps: AppDeps) {
     clock: services.clock,
     ttlSeconds: deps.config.tokenTtlSeconds,
     developerExists: (developerId) => services.identity.exists(developerId),
+    verified: new Map(),
   };
   const maxBodyBytes = deps.config.maxBodyBytes;
   // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
