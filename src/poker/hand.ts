@@ -36,12 +36,6 @@ function nextPlayer(state: HandState, p: number): number {
   return (p + 1) % state.seats.length;
 }
 
-/** Blinds sit left of the button; heads-up the button itself posts the small blind. */
-function blindPositions(playerCount: number, button: number): [number, number] {
-  if (playerCount === 2) return [button, (button + 1) % 2];
-  return [(button + 1) % playerCount, (button + 2) % playerCount];
-}
-
 /** A forced bet a player cannot cover is posted all in. */
 function postForcedChips(state: HandState, p: number, amount: number): number {
   const posted = Math.min(amount, state.stacks[p]);
@@ -88,7 +82,9 @@ function dealHoleCards(state: HandState): void {
 export function startHand(options: StartHandOptions): HandState {
   const button = validateStart(options);
   const n = options.seats.length;
-  const [smallBlindPlayer, bigBlindPlayer] = blindPositions(n, button);
+  // Blinds sit left of the button; heads-up the button itself posts the small blind.
+  const smallBlindPlayer = n === 2 ? button : button + 1 === n ? 0 : button + 1;
+  const bigBlindPlayer = smallBlindPlayer + 1 === n ? 0 : smallBlindPlayer + 1;
   const antes = antesOf(options);
   const config: HandConfig = {
     smallBlind: options.smallBlind,

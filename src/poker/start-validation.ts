@@ -11,21 +11,24 @@ function isWholeNumber(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 0;
 }
 
-function hasDistinctCards(cards: number[]): boolean {
-  let low = 0, high = 0; // 52 bits of "seen" across two 32-bit words
-  for (let i = 0; i < cards.length; i++) {
+/** The first `count` cards are valid ids (0..51) and distinct. */
+function hasDistinctCards(cards: number[], count: number): boolean {
+  // 52 bits of "seen" across two 32-bit words, without a branch per card (a shuffled deck makes
+  // any branch on the card's value unpredictable). `card & 63` differs from anything that is not
+  // an integer in 0..63 (NaN, fractions, negatives, non-numbers).
+  let low = 0, high = 0, repeated = 0, invalid = 0;
+  for (let i = 0; i < count; i++) {
     const card = cards[i];
-    if (!(card >= 0 && card < 52 && card === (card | 0))) return false;
-    const bit = 1 << (card & 31);
-    if (card < 32) {
-      if (low & bit) return false;
-      low |= bit;
-    } else {
-      if (high & bit) return false;
-      high |= bit;
-    }
+    const id = card & 63;
+    invalid |= (id !== card ? 1 : 0) | (id >= 52 ? 1 : 0);
+    const bit = 1 << (id & 31);
+    const inHigh = -(id >> 5); // 0 or -1
+    const highBit = bit & inHigh, lowBit = bit & ~inHigh;
+    repeated |= (low & lowBit) | (high & highBit);
+    low |= lowBit;
+    high |= highBit;
   }
-  return true;
+  return invalid === 0 && repeated === 0;
 }
 
 /** Validates the options; returns the button's player index. */
@@ -41,7 +44,9 @@ export function validateStart(options: StartHandOptions): number {
   }
   assert(button >= 0, "the button must be on an occupied seat");
   assert(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
-  assert(deck.length >= cardsDealtAtMost(seats.length) && hasDistinctCards(deck), "deck too short, or with invalid or repeated cards");
+  // Only the cards the hand can deal are kept (and checked): the rest of the deck is never read.
+  const dealt = cardsDealtAtMost(seats.length);
+  assert(deck.length >= dealt && hasDistinctCards(deck, dealt), "deck too short, or with invalid or repeated cards");
   return button;
 }
 
