@@ -85,7 +85,8 @@ export function startHand(options: StartHandOptions): HandState {
   // Blinds sit left of the button; heads-up the button itself posts the small blind.
   const smallBlindPlayer = n === 2 ? button : button + 1 === n ? 0 : button + 1;
   const bigBlindPlayer = smallBlindPlayer + 1 === n ? 0 : smallBlindPlayer + 1;
-  const antes = antesOf(options);
+  // No antes (the usual case): zeros, filled in the loop below with the other per-player arrays.
+  const antes = options.ante === undefined ? new Array<number>(n) : antesOf(options);
   const config: HandConfig = {
     smallBlind: options.smallBlind,
     bigBlind: options.bigBlind,
@@ -102,6 +103,7 @@ export function startHand(options: StartHandOptions): HandState {
     bets[p] = 0;
     contributions[p] = 0;
     antesPosted[p] = 0;
+    if (options.ante === undefined) antes[p] = 0;
     folded[p] = false;
     acted[p] = false;
     holeCards[2 * p] = 0;

@@ -55,6 +55,11 @@ export function sidePots(state: HandState): Pot[] {
   return pots;
 }
 
+function isMember(players: number[], p: number): boolean {
+  for (let i = 0; i < players.length; i++) if (players[i] === p) return true;
+  return false;
+}
+
 function sameMembers(a: number[], b: number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -136,24 +141,25 @@ export function settleShowdown(state: HandState): void {
   const pots = sidePots(state);
   const n = state.seats.length;
   const { board, holeCards } = state;
-  const values: number[] = [];
+  const values = new Array<number>(n);
+  const b0 = board[0], b1 = board[1], b2 = board[2], b3 = board[3], b4 = board[4];
   for (let p = 0; p < n; p++) {
-    values.push(state.folded[p] ? 0 : evaluate7(holeCards[2 * p], holeCards[2 * p + 1], board[0], board[1], board[2], board[3], board[4]));
+    values[p] = state.folded[p] ? 0 : evaluate7(holeCards[2 * p], holeCards[2 * p + 1], b0, b1, b2, b3, b4);
   }
-  const bestShownInPot: number[] = [];
-  for (let i = 0; i < pots.length; i++) bestShownInPot.push(0);
+  const bestShownInPot = new Array<number>(pots.length);
+  for (let i = 0; i < pots.length; i++) bestShownInPot[i] = 0;
   const shown: ShownHand[] = [];
   const mucked: number[] = [];
   for (const p of showdownOrder(state)) {
     let canWinSomething = false;
-    for (let i = 0; i < pots.length && !canWinSomething; i++) canWinSomething = values[p] >= bestShownInPot[i] && pots[i].eligible.includes(p);
+    for (let i = 0; i < pots.length && !canWinSomething; i++) canWinSomething = values[p] >= bestShownInPot[i] && isMember(pots[i].eligible, p);
     const seat = state.seats[p];
     if (state.allInRunout || canWinSomething) {
       const cards = [state.holeCards[2 * p], state.holeCards[2 * p + 1]];
       shown.push({ seat, cards, value: values[p] });
       state.events.push({ type: "show", seat, cards, value: values[p] });
       for (let i = 0; i < pots.length; i++) {
-        if (values[p] > bestShownInPot[i] && pots[i].eligible.includes(p)) bestShownInPot[i] = values[p];
+        if (values[p] > bestShownInPot[i] && isMember(pots[i].eligible, p)) bestShownInPot[i] = values[p];
       }
     } else {
       mucked.push(seat);
