@@ -158,8 +158,9 @@ function raiseReopenedFor(state: HandState, p: number): boolean {
 
 /** A raise means something only if another player in the hand could put in more than the current bet. */
 function raiseCanBeAnswered(state: HandState, p: number): boolean {
-  for (let q = 0; q < state.seats.length; q++) {
-    if (q !== p && !state.folded[q] && state.stacks[q] + state.bets[q] > state.currentBet) return true;
+  const { folded, stacks, bets, currentBet } = state;
+  for (let q = 0; q < folded.length; q++) {
+    if (q !== p && !folded[q] && stacks[q] + bets[q] > currentBet) return true;
   }
   return false;
 }
@@ -310,16 +311,17 @@ function closeBettingRound(state: HandState): void {
  * pass clockwise finds the first of each and counts who is left.
  */
 function advanceFrom(state: HandState, from: number): void {
-  const n = state.seats.length;
+  const { folded, stacks, bets, acted, currentBet } = state;
+  const n = folded.length;
   let inHand = 0, withChips = 0, firstFacingBet = -1, firstYetToAct = -1;
   for (let i = 1, p = from + 1 === n ? 0 : from + 1; i <= n; i++, p = p + 1 === n ? 0 : p + 1) {
-    if (state.folded[p]) continue;
+    if (folded[p]) continue;
     inHand++;
-    if (state.stacks[p] === 0) continue;
+    if (stacks[p] === 0) continue;
     withChips++;
-    if (state.bets[p] < state.currentBet) {
+    if (bets[p] < currentBet) {
       if (firstFacingBet < 0) firstFacingBet = i;
-    } else if (!state.acted[p] && firstYetToAct < 0) firstYetToAct = i;
+    } else if (!acted[p] && firstYetToAct < 0) firstYetToAct = i;
   }
   if (inHand === 1) {
     state.actor = -1;
