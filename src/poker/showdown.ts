@@ -19,12 +19,15 @@ export function sidePots(state: HandState): Pot[] {
   const n = state.seats.length;
   const { contributions, antesPosted, folded } = state;
   const antesAreLive = state.config.anteTrimming;
-  const live = new Array<number>(n);
+  // Live antes (the default) leave the live contributions equal to the contributions: no copy.
+  const live = antesAreLive ? contributions : new Array<number>(n);
   let deadMoney = 0, contributed = 0;
   for (let p = 0; p < n; p++) {
     contributed += contributions[p];
-    live[p] = antesAreLive ? contributions[p] : contributions[p] - antesPosted[p];
-    if (!antesAreLive) deadMoney += antesPosted[p];
+    if (!antesAreLive) {
+      live[p] = contributions[p] - antesPosted[p];
+      deadMoney += antesPosted[p];
+    }
   }
   const pots: Pot[] = [];
   let total = 0;
@@ -76,6 +79,7 @@ function inHand(state: HandState): number[] {
 /** Ascending player indices reordered clockwise, starting with the first one at or after `start`. */
 function clockwiseFrom(ascending: number[], start: number): number[] {
   const count = ascending.length;
+  if (count === 1) return ascending;
   let first = 0;
   while (first < count && ascending[first] < start) first++;
   if (first === count) first = 0;
@@ -131,10 +135,13 @@ export function awardPotsUncontested(state: HandState): void {
  * otherwise it is mucked and stays hidden. After an all-in run-out every hand is tabled.
  */
 function showdownOrder(state: HandState): number[] {
-  const players = inHand(state);
+  const { folded } = state;
+  const n = folded.length;
   const aggressor = state.lastAggressor;
-  if (aggressor >= 0 && !state.folded[aggressor]) return clockwiseFrom(players, aggressor);
-  return clockwiseFrom(players, state.button + 1);
+  const first = aggressor >= 0 && !folded[aggressor] ? aggressor : state.button + 1 === n ? 0 : state.button + 1;
+  const order: number[] = [];
+  for (let i = 0, p = first; i < n; i++, p = p + 1 === n ? 0 : p + 1) if (!folded[p]) order.push(p);
+  return order;
 }
 
 export function settleShowdown(state: HandState): void {
