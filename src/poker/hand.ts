@@ -274,9 +274,9 @@ function dealNextStreet(state: HandState): void {
   state.street = street;
   const count = street === "flop" ? 3 : street === "showdown" ? 0 : 1;
   if (count === 0) return;
-  state.deckPosition++; // burn
-  const cards = state.deck.slice(state.deckPosition, state.deckPosition + count);
-  state.deckPosition += count;
+  const deck = state.deck, at = state.deckPosition + 1; // after the burn
+  const cards = count === 3 ? [deck[at], deck[at + 1], deck[at + 2]] : [deck[at]];
+  state.deckPosition = at + count;
   for (let i = 0; i < count; i++) state.board.push(cards[i]);
   state.events.push({ type: "street", street, cards, board: state.board.slice() });
 }

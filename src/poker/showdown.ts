@@ -114,8 +114,10 @@ function finishHand(state: HandState, awards: PotAward[], shown: ShownHand[], mu
   state.actor = -1;
   state.finished = true;
   state.street = "showdown";
-  state.result = { stacks: state.stacks.slice(), pots: awards, shown, mucked, wonWithoutShowdown: shown.length === 0 && mucked.length === 0 };
-  state.events.push({ type: "hand_finished", stacks: state.stacks.slice() });
+  // One snapshot for the result and the event, like the shown cards and pot awards: never mutated.
+  const finalStacks = state.stacks.slice();
+  state.result = { stacks: finalStacks, pots: awards, shown, mucked, wonWithoutShowdown: shown.length === 0 && mucked.length === 0 };
+  state.events.push({ type: "hand_finished", stacks: finalStacks });
   assertChipsConserved(state);
 }
 
