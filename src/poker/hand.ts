@@ -332,7 +332,7 @@ function advanceFrom(state: HandState, from: number): void {
   if (withChips < 2) firstYetToAct = -1;
   const next = firstFacingBet < 0 ? firstYetToAct : firstYetToAct < 0 ? firstFacingBet : Math.min(firstFacingBet, firstYetToAct);
   if (next > 0) {
-    state.actor = (from + next) % n;
+    state.actor = from + next < n ? from + next : from + next - n; // next ≤ n
     return;
   }
   state.actor = -1;
