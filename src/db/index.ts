@@ -92,11 +92,21 @@ export function anyOf(column: AnyColumn, values: string[]): SQL {
 
 const RETRYABLE = new Set(["40P01", "40001"]); // deadlock detected, serialization failure
 
-function isRetryable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === "string" && RETRYABLE.has(e.code)) return true;
-  }
+/** The driver's database error, wherever it sits in the chain of causes (Drizzle wraps it). */
+type DatabaseError = { code?: unknown; constraint?: unknown; constraint_name?: unknown; cause?: unknown };
+
+function someCause(error: unknown, test: (e: DatabaseError) => boolean): boolean {
+  for (let e = error as DatabaseError | undefined; e; e = e.cause as DatabaseError | undefined) if (test(e)) return true;
   return false;
+}
+
+/** Whether a database error is a violation of the named constraint (postgres.js or PGlite). */
+export function violatesConstraint(error: unknown, constraint: string): boolean {
+  return someCause(error, (e) => e.constraint === constraint || e.constraint_name === constraint);
+}
+
+function isRetryable(error: unknown): boolean {
+  return someCause(error, (e) => typeof e.code === "string" && RETRYABLE.has(e.code));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
-import { queryRows, retryOnConflict, type Queryable, type Tx } from "../../db";
+import { queryRows, retryOnConflict, violatesConstraint, type Queryable, type Tx } from "../../db";
 import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -130,7 +130,7 @@ export async function buyInInDb(
           select (select balance from debited)::text as balance, (select id from recorded) as recorded`,
     ));
   } catch (error) {
-    if (!violates(error, "transactions_buy_in_has_seat")) throw error;
+    if (!violatesConstraint(error, "transactions_buy_in_has_seat")) throw error;
     const botSeated = botId
       ? await db.select({ id: seats.id }).from(seats).where(and(eq(seats.botId, botId), eq(seats.status, "open")))
       : [];
@@ -144,14 +144,6 @@ export async function buyInInDb(
   const balance = Number(row!.balance);
   invariant(balance >= 0, "balance never goes below zero");
   return { balance, transactionId, seatId };
-}
-
-/** Whether a database error is a violation of the named constraint (through any driver wrapping). */
-function violates(error: unknown, constraint: string): boolean {
-  for (let e = error as { constraint?: unknown; constraint_name?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.constraint === constraint || e.constraint_name === constraint) return true;
-  }
-  return false;
 }
 
 /** Closes an open seat and credits its remaining chips with a cashout row, atomically. Once per seat. */
