@@ -1,9 +1,8 @@
 /** Shared pieces of the benchmarks: a real server process, a fresh database, a load loop. */
-import { join } from "node:path";
-import postgres from "postgres";
+import { createTestDatabase } from "../tests/support/db";
+import { ROOT, spawnMain } from "../tests/support/process";
 
-export const ROOT = join(import.meta.dir, "..");
-export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export { ROOT };
 export const CHEAP_PASSWORDS = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "1000000" };
 
 export interface ServerProcess {
@@ -13,26 +12,10 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns `bun src/main.ts` and waits until /health answers. */
+/** Spawns `bun src/main.ts` (the tests' helper) and waits until /health answers. */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const started = performance.now();
-  const child = Bun.spawn(["bun", "src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: "0", ...env },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = child.stdout.getReader();
-  let output = "";
-  while (!/listening on (\S+)/.test(output)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${output}`);
-    output += new TextDecoder().decode(value);
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })().catch(() => {});
-  const url = /listening on (\S+)/.exec(output)![1];
+  const { child, url } = await spawnMain(env);
   while (!(await fetch(`${url}/health`).then((r) => r.ok, () => false))) await Bun.sleep(2);
   const startToHealthyMs = performance.now() - started;
   return {
@@ -45,22 +28,8 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   };
 }
 
-export async function freshDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const again = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
-}
+/** A fresh Postgres database for one benchmark run (the tests' helper). */
+export const freshDatabase = (label: string) => createTestDatabase(label);
 
 /** Runs `work` from `clients` concurrent loops until `total` calls are done; returns calls per second. */
 export async function load(clients: number, total: number, work: (client: number, i: number) => Promise<void>): Promise<number> {

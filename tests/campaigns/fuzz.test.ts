@@ -14,7 +14,7 @@ import { CreateTableBody, SeatBody } from "../../src/modules/tables/model";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot } from "../support/ws-bot";
-import { callApi, errorShapeProblem, internalsLeak, intFromEnv, Rng, rowsOf, seedFrom } from "./support";
+import { callApi, errorShapeProblem, intFromEnv, Rng, rowsOf, seedFrom } from "./support";
 
 const SEED = seedFrom("FUZZ_SEED");
 const CASES = intFromEnv("FUZZ_CASES", 40);

@@ -1,10 +1,10 @@
 /** Shared helpers for the load / fault / fuzz campaigns (tests/campaigns). */
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import type { Queryable } from "../../src/db";
+import { queryRows, type Queryable } from "../../src/db";
 import { TEST_ENV } from "../support/app";
+import { ROOT, spawnMain, type ChildServer } from "../support/process";
 
-export const ROOT = join(import.meta.dir, "../..");
+export { ROOT };
 
 /** mulberry32: a tiny seeded PRNG, so a campaign can be replayed from its printed seed. */
 export class Rng {
@@ -58,67 +58,19 @@ import { callApi, type ApiResult } from "../support/http";
 
 export { callApi, type ApiResult };
 
-export interface ServerProcess {
-  child: ReturnType<typeof Bun.spawn>;
-  url: string;
+export interface ServerProcess extends ChildServer {
   hostId: string;
   api(method: string, path: string, options?: { body?: unknown; token?: string }): Promise<ApiResult>;
-  /** Everything the child wrote to stderr so far (logged unexpected errors land here). */
-  stderr(): string;
-  stdout(): string;
 }
 
-/** Spawns `bun src/main.ts` on the given database and waits for its "listening on URL" line. */
+/** Spawns `bun src/main.ts` on the given database as host `hostId`. */
 export async function spawnServer(databaseUrl: string, hostId: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = Bun.spawn(["bun", "src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, ...TEST_ENV, DATABASE_URL: databaseUrl, PORT: "0", HOST_ID: hostId, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let out = "";
-  let err = "";
-  const decoder = new TextDecoder();
-  const errReader = (child.stderr as ReadableStream<Uint8Array>).getReader();
-  void (async () => {
-    for (;;) {
-      const { value, done } = await errReader.read();
-      if (done) return;
-      err += decoder.decode(value);
-      if (err.length > 200_000) err = err.slice(-100_000);
-    }
-  })().catch(() => {});
-  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
-  const deadline = Date.now() + 30_000;
-  while (!/listening on (\S+)/.test(out)) {
-    if (Date.now() > deadline) throw new Error(`server ${hostId} did not start: ${out} ${err}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server ${hostId} exited early: ${out} ${err}`);
-    out += decoder.decode(value);
-  }
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      out += decoder.decode(value);
-      if (out.length > 200_000) out = out.slice(-100_000);
-    }
-  })().catch(() => {});
-  const url = /listening on (\S+)/.exec(out)![1];
-  return {
-    child,
-    url,
-    hostId,
-    api: (method, path, options) => callApi(url, method, path, options),
-    stderr: () => err,
-    stdout: () => out,
-  };
+  const server = await spawnMain({ ...TEST_ENV, DATABASE_URL: databaseUrl, HOST_ID: hostId, ...env });
+  return { ...server, hostId, api: (method, path, options) => callApi(server.url, method, path, options) };
 }
 
-export async function rowsOf<T = any>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
-}
+/** Rows of a raw query on either driver (the service's own helper). */
+export const rowsOf = queryRows as <T = any>(db: Queryable, query: ReturnType<typeof sql>) => Promise<T[]>;
 
 export interface DeveloperBooks {
   id: string;

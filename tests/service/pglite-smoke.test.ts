@@ -6,6 +6,7 @@ import { createApp } from "../../src/app";
 import { openDatabase } from "../../src/db";
 import { ManualClock } from "../../src/lib/clock";
 import { harnessFor, testConfig, TEST_ENV } from "../support/app";
+import { spawnMain } from "../support/process";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
@@ -38,20 +39,7 @@ describe("embedded PGlite (what a newcomer gets)", () => {
   test("the real entry point on a PGlite directory: healthy, keeps data and token across a restart, exits 0 on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pglite-smoke-"));
     dirs.push(dir);
-    const env = { ...process.env, ...TEST_ENV, PORT: "0", PGLITE_DIR: join(dir, "db"), DATABASE_URL: "" };
-
-    async function boot() {
-      const child = Bun.spawn(["bun", "src/main.ts"], { cwd: join(import.meta.dir, "../.."), env, stdout: "pipe", stderr: "pipe" });
-      const reader = child.stdout.getReader();
-      let output = "";
-      while (!/listening on (\S+)/.test(output)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`server exited early: ${output} ${await new Response(child.stderr).text()}`);
-        output += new TextDecoder().decode(value);
-      }
-      reader.releaseLock();
-      return { child, url: /listening on (\S+)/.exec(output)![1] };
-    }
+    const boot = () => spawnMain({ ...TEST_ENV, PGLITE_DIR: join(dir, "db"), DATABASE_URL: "" });
 
     const first = await boot();
     expect(await (await fetch(`${first.url}/health`)).json()).toEqual({ status: "ok", db: "pglite" });

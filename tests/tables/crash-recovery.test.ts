@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../src/db";
 import { matches, seats, tables } from "../../src/db/schema";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { TEST_ENV } from "../support/app";
 import { createTestDatabase, type TestDatabase } from "../support/db";
+import { callApi } from "../support/http";
+import { spawnMain } from "../support/process";
 import { WsBot } from "../support/ws-bot";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
 
-const ROOT = join(import.meta.dir, "../..");
 let testDb: TestDatabase;
 let database: Database;
 
@@ -25,37 +25,8 @@ afterAll(async () => {
 });
 
 async function boot() {
-  const child = Bun.spawn(["bun", "src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, ...TEST_ENV, DATABASE_URL: testDb.url, PORT: "0", HOST_ID: "crash-test" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const reader = child.stdout.getReader();
-  let output = "";
-  while (!/listening on (\S+)/.test(output)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited early: ${output}`);
-    output += new TextDecoder().decode(value);
-  }
-  // Keep draining the pipes so the child never blocks on a full one.
-  void (async () => {
-    while (!(await reader.read()).done);
-  })().catch(() => {});
-  void new Response(child.stderr).text();
-  const url = /listening on (\S+)/.exec(output)![1];
-  const api = async (method: string, path: string, options: { body?: unknown; token?: string } = {}) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
-  return { child, url, api };
+  const server = await spawnMain({ ...TEST_ENV, DATABASE_URL: testDb.url, HOST_ID: "crash-test" });
+  return { ...server, api: (method: string, path: string, options: { body?: unknown; token?: string } = {}) => callApi(server.url, method, path, options) };
 }
 
 describe("crash recovery", () => {

@@ -1,0 +1,43 @@
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dir, "../..");
+
+export interface ChildServer {
+  child: ReturnType<typeof Bun.spawn>;
+  url: string;
+  /** What the child wrote so far (bounded to its last 100 KB or so). */
+  stdout(): string;
+  stderr(): string;
+}
+
+/**
+ * Spawns the real entry point (`bun src/main.ts`) with `env` on top of this process's, and waits
+ * for its "listening on URL" line. Both pipes are drained for as long as the child lives.
+ */
+export async function spawnMain(env: Record<string, string>, timeoutMs = 30_000): Promise<ChildServer> {
+  const child = Bun.spawn(["bun", "src/main.ts"], { cwd: ROOT, env: { ...process.env, PORT: "0", ...env }, stdout: "pipe", stderr: "pipe" });
+  const captured = { out: "", err: "" };
+  const keep = (key: "out" | "err", text: string) => {
+    captured[key] += text;
+    if (captured[key].length > 200_000) captured[key] = captured[key].slice(-100_000);
+  };
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>, key: "out" | "err") => {
+    const reader = stream.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      keep(key, decoder.decode(value, { stream: true }));
+    }
+  };
+  const stdoutDone = pump(child.stdout as ReadableStream<Uint8Array>, "out").catch(() => {});
+  void pump(child.stderr as ReadableStream<Uint8Array>, "err").catch(() => {});
+  const deadline = Date.now() + timeoutMs;
+  let listening: RegExpExecArray | null = null;
+  while (!(listening = /listening on (\S+)/.exec(captured.out))) {
+    if (Date.now() > deadline) throw new Error(`server did not start: ${captured.out} ${captured.err}`);
+    const ended = await Promise.race([stdoutDone.then(() => true), Bun.sleep(5).then(() => false)]);
+    if (ended && !/listening on (\S+)/.test(captured.out)) throw new Error(`server exited early: ${captured.out} ${captured.err}`);
+  }
+  return { child, url: listening[1], stdout: () => captured.out, stderr: () => captured.err };
+}
