@@ -31,6 +31,17 @@ export function bearerToken(header: string | undefined | null): string | undefin
   return match?.[1];
 }
 
+/** A token for a developer, expiring `ttlSeconds` from the injected clock's now. */
+export async function issueToken(
+  jwt: { sign(payload: { sub: string; exp: number }): Promise<string> },
+  options: AuthOptions,
+  developerId: string,
+): Promise<IssuedToken> {
+  const expiresAtSeconds = Math.floor(options.clock.now() / 1000) + options.ttlSeconds;
+  const token = await jwt.sign({ sub: developerId, exp: expiresAtSeconds });
+  return { token, expiresAt: new Date(expiresAtSeconds * 1000).toISOString() };
+}
+
 /**
  * Developer identity: HS256 JWTs with `sub` = developerId and an `exp` from the injected clock.
  * Routes opt in with `{ auth: true }` and receive `developerId`. jwt.verify answers false for
@@ -39,13 +50,6 @@ export function bearerToken(header: string | undefined | null): string | undefin
 export function authPlugin(options: AuthOptions) {
   return new Elysia({ name: "auth" })
     .use(jwt({ name: "jwt", secret: options.secret, alg: "HS256" }))
-    .derive({ as: "global" }, ({ jwt }) => ({
-      async issueToken(developerId: string): Promise<IssuedToken> {
-        const expiresAtSeconds = Math.floor(options.clock.now() / 1000) + options.ttlSeconds;
-        const token = await jwt.sign({ sub: developerId, exp: expiresAtSeconds });
-        return { token, expiresAt: new Date(expiresAtSeconds * 1000).toISOString() };
-      },
-    }))
     .macro({
       auth: {
         async resolve({ headers, jwt }) {

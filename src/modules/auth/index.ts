@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
 import type { RateLimiter } from "../../lib/rate-limit";
-import { authPlugin, type AuthOptions } from "../../plugins/auth";
+import { authPlugin, issueToken, type AuthOptions } from "../../plugins/auth";
 import { Developer, LoginBody, LoginResponse, RegisterBody, RegisterResponse } from "./model";
 import type { Identity } from "./service";
 
@@ -26,9 +26,9 @@ export function authModule(identity: Identity, auth: AuthOptions, limiter: RateL
     .use(authPlugin(auth))
     .post(
       "/api/auth/register",
-      async ({ body, issueToken, set }) => {
+      async ({ body, jwt, set }) => {
         const developer = await identity.register(body);
-        const { token } = await issueToken(developer.developerId);
+        const { token } = await issueToken(jwt, auth, developer.developerId);
         set.status = 201;
         return { developer, token };
       },
@@ -47,9 +47,9 @@ export function authModule(identity: Identity, auth: AuthOptions, limiter: RateL
     )
     .post(
       "/api/auth/login",
-      async ({ body, issueToken }) => {
+      async ({ body, jwt }) => {
         const developer = await identity.verifyCredentials(body.email, body.password);
-        return issueToken(developer.developerId);
+        return issueToken(jwt, auth, developer.developerId);
       },
       {
         beforeHandle: limited,
