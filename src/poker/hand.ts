@@ -313,14 +313,20 @@ function closeBettingRound(state: HandState): void {
 function advanceFrom(state: HandState, from: number): void {
   const { folded, stacks, bets, acted, currentBet } = state;
   const n = folded.length;
-  let inHand = 0, withChips = 0, firstFacingBet = -1, firstYetToAct = -1;
+  let inHand = 0, withChips = 0, firstFacingBet = -1, firstYetToAct = -1, facingBet = 0, highestAllInBet = 0;
   for (let i = 1, p = from + 1 === n ? 0 : from + 1; i <= n; i++, p = p + 1 === n ? 0 : p + 1) {
     if (folded[p]) continue;
     inHand++;
-    if (stacks[p] === 0) continue;
+    if (stacks[p] === 0) {
+      if (bets[p] > highestAllInBet) highestAllInBet = bets[p];
+      continue;
+    }
     withChips++;
     if (bets[p] < currentBet) {
-      if (firstFacingBet < 0) firstFacingBet = i;
+      if (firstFacingBet < 0) {
+        firstFacingBet = i;
+        facingBet = bets[p];
+      }
     } else if (!acted[p] && firstYetToAct < 0) firstYetToAct = i;
   }
   if (inHand === 1) {
@@ -328,8 +334,13 @@ function advanceFrom(state: HandState, from: number): void {
     returnUncalledBet(state);
     return awardPotsUncontested(state);
   }
-  // With nobody left to bet against, a player with nothing to call has no decision to make.
-  if (withChips < 2) firstYetToAct = -1;
+  if (withChips < 2) {
+    // With nobody left to bet against, a player with nothing to call has no decision to make,
+    // and neither has one whose bet already covers every opponent (all of them all in): the
+    // "bet" it faces is only the full big blind a short all-in blind leaves to call.
+    firstYetToAct = -1;
+    if (firstFacingBet > 0 && facingBet >= highestAllInBet) firstFacingBet = -1;
+  }
   const next = firstFacingBet < 0 ? firstYetToAct : firstYetToAct < 0 ? firstFacingBet : Math.min(firstFacingBet, firstYetToAct);
   if (next > 0) {
     state.actor = from + next < n ? from + next : from + next - n; // next ≤ n

@@ -8,6 +8,7 @@ import { parse, stringify } from "smol-toml";
 import { formatCards, fullDeck, parseCards } from "./cards.ts";
 import { applyActionInPlace, legalActions, startHand } from "./hand.ts";
 import type { HandState, PlayerAction } from "./hand-types.ts";
+import { PhhActorQueue } from "./phh-actor-queue.ts";
 
 export interface PhhHand {
   variant: string;
@@ -31,11 +32,6 @@ export interface ReplayResult {
 /** What exporting needs of a hand: a stored history can supply it without the deck or bets. */
 export type ExportableHand = Pick<HandState, "seats" | "button" | "config" | "startingStacks" | "stacks" | "events" | "finished">;
 
-function phhPlayerNumber(state: ExportableHand, p: number): number {
-  const n = state.seats.length;
-  return ((p - state.button - 1 + n) % n) + 1;
-}
-
 /** Player indices (table order) in PHH order p1..pn: from the seat left of the button round to the button. */
 export function playersInPhhOrder(state: Pick<HandState, "seats" | "button">): number[] {
   const n = state.seats.length;
@@ -55,35 +51,9 @@ export interface ExportOptions {
 export function exportPhh(state: ExportableHand, extra: ExportOptions = {}): string {
   const order = playersInPhhOrder(state);
   const n = order.length;
-  const seatToPlayer = new Map(state.seats.map((seat, p) => [seat, p]));
-  const label = (seat: number) => `p${phhPlayerNumber(state, seatToPlayer.get(seat)!)}`;
   const blinds = new Array<number>(n).fill(0);
   blinds[0] = state.config.smallBlind;
   blinds[1] = state.config.bigBlind;
-  const actions: string[] = [];
-  const holeCards = new Map<number, string>();
-  for (const event of state.events) {
-    switch (event.type) {
-      case "hole_cards":
-        holeCards.set(event.seat, formatCards(event.cards));
-        if (holeCards.size === n) for (const p of order) actions.push(`d dh ${label(state.seats[p])} ${holeCards.get(state.seats[p])}`);
-        break;
-      case "action":
-        if (event.action === "fold") actions.push(`${label(event.seat)} f`);
-        else if (event.action === "raise") actions.push(`${label(event.seat)} cbr ${event.amount}`);
-        else actions.push(`${label(event.seat)} cc`);
-        break;
-      case "street":
-        actions.push(`d db ${formatCards(event.cards)}`);
-        break;
-      case "show":
-        actions.push(`${label(event.seat)} sm ${formatCards(event.cards)}`);
-        break;
-      case "muck":
-        actions.push(`${label(event.seat)} sm`);
-        break;
-    }
-  }
   const document: Record<string, unknown> = {
     variant: "NT",
     ante_trimming_status: state.config.anteTrimming,
@@ -91,12 +61,85 @@ export function exportPhh(state: ExportableHand, extra: ExportOptions = {}): str
     blinds_or_straddles: blinds,
     min_bet: state.config.minBet,
     starting_stacks: order.map((p) => state.startingStacks[p]),
-    actions,
+    actions: phhActions(state),
     seats: order.map((p) => state.seats[p] + 1),
     ...extra,
   };
   if (state.finished) document.finishing_stacks = order.map((p) => state.stacks[p]);
   return stringify(document) + "\n";
+}
+
+/** The street after which no player acted again: the board dealt after an all-in. */
+function runOutStart(events: ExportableHand["events"]): number {
+  let lastAction = -1, shows = false;
+  events.forEach((event, i) => {
+    if (event.type === "action") lastAction = i;
+    if (event.type === "show" || event.type === "muck") shows = true;
+  });
+  return shows ? events.findIndex((event, i) => i > lastAction && event.type === "street") : -1;
+}
+
+/**
+ * The hand's actions as a strict reader replays them: the checks the engine needs no decision
+ * for (nobody left to bet against a player) are written out as `cc`, and after an all-in the
+ * hands are tabled (TDA Rule 16) before the rest of the board is dealt.
+ */
+function phhActions(state: ExportableHand): string[] {
+  const order = playersInPhhOrder(state);
+  const n = order.length;
+  const indexOfSeat = new Map(order.map((p, i) => [state.seats[p], i]));
+  const player = (seat: number) => indexOfSeat.get(seat)!;
+  const label = (seat: number) => `p${player(seat) + 1}`;
+  const queue = new PhhActorQueue(order.map((p) => state.startingStacks[p]));
+  const tabling = state.events.flatMap((e) => (e.type === "show" ? [`${label(e.seat)} sm ${formatCards(e.cards)}`] : e.type === "muck" ? [`${label(e.seat)} sm`] : []));
+  const runOut = runOutStart(state.events);
+  const actions: string[] = [];
+  const closeBetting = () => {
+    for (const i of queue.closeBetting()) actions.push(`p${i + 1} cc`);
+  };
+  const holeCards = new Map<number, string>();
+  let tabled = false;
+  state.events.forEach((event, index) => {
+    switch (event.type) {
+      case "ante":
+      case "blind":
+        queue.post(player(event.seat), event.amount, event.type === "blind");
+        break;
+      case "hole_cards":
+        holeCards.set(event.seat, formatCards(event.cards));
+        if (holeCards.size === n) {
+          for (const p of order) actions.push(`d dh ${label(state.seats[p])} ${holeCards.get(state.seats[p])}`);
+          queue.beginBetting();
+        }
+        break;
+      case "action": {
+        const verb = event.action === "fold" ? "f" : event.action === "raise" ? "cbr" : "cc";
+        queue.act(player(event.seat), verb, event.amount);
+        actions.push(verb === "cbr" ? `${label(event.seat)} cbr ${event.amount}` : `${label(event.seat)} ${verb}`);
+        break;
+      }
+      case "uncalled_returned":
+        queue.uncalledReturned(player(event.seat), event.amount);
+        break;
+      case "street":
+        closeBetting();
+        if (index === runOut) {
+          actions.push(...tabling);
+          tabled = true;
+        }
+        actions.push(`d db ${formatCards(event.cards)}`);
+        queue.beginBetting();
+        break;
+      case "show":
+      case "muck":
+        if (tabled) break;
+        closeBetting();
+        actions.push(...tabling);
+        tabled = true;
+        break;
+    }
+  });
+  return actions;
 }
 
 /** One hand (.phh). */
@@ -213,6 +256,8 @@ export function replayPhh(hand: PhhHand): ReplayResult {
       if (state.board.length < boardChecked) throw new Error(`${where}: the engine has not dealt this street yet (betting still open)`);
       continue;
     }
+    // A check the engine needs no decision for (nobody left to bet against the player).
+    if (action.verb === "cc" && state.actor < 0) continue;
     foldSkippedPlayers(state, action.player, where);
     const applied = applyActionInPlace(state, engineAction(action.verb, action.argument, scale));
     if (!applied.ok) throw new Error(`${where}: ${applied.reason}`);

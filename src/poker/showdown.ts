@@ -88,7 +88,12 @@ function clockwiseFrom(ascending: number[], start: number): number[] {
   return ordered;
 }
 
-/** Equal shares; the odd chips go one each to the winners nearest the button's left. */
+/**
+ * Equal shares; the odd chips go one each to the winners nearest the button's left. Robert's Rules
+ * of Poker (Bob Ciaffone), "Ties": "No player may receive more than one odd chip" and "in a button
+ * game, the first hand clockwise from the button gets the odd chip" — so with a three-way split and
+ * two odd chips, the first two winners from the button's left get one each.
+ */
 function payPot(state: HandState, index: number, pot: Pot, ascendingWinners: number[]): PotAward {
   const winners = clockwiseFrom(ascendingWinners, state.button + 1);
   const share = Math.floor(pot.amount / winners.length);
@@ -134,7 +139,8 @@ export function awardPotsUncontested(state: HandState): void {
  * Showing order: the last bettor or raiser of the final betting round first, otherwise the first
  * player left of the button; then clockwise. A player shows only if the hand can still win or tie
  * some pot they are in (it is at least as good as the best hand shown among that pot's players);
- * otherwise it is mucked and stays hidden. After an all-in run-out every hand is tabled.
+ * otherwise it is mucked and stays hidden — unless a player is all in: TDA Rules (2024) Rule 16,
+ * "Face Up for All-Ins": once a player is all in and all betting is complete, every hand is tabled.
  */
 function showdownOrder(state: HandState): number[] {
   const { folded } = state;
@@ -159,11 +165,12 @@ export function settleShowdown(state: HandState): void {
   for (let i = 0; i < pots.length; i++) bestShownInPot[i] = 0;
   const shown: ShownHand[] = [];
   const mucked: number[] = [];
+  const faceUp = state.allInRunout || someoneAllIn(state);
   for (const p of showdownOrder(state)) {
     let canWinSomething = false;
     for (let i = 0; i < pots.length && !canWinSomething; i++) canWinSomething = values[p] >= bestShownInPot[i] && isMember(pots[i].eligible, p);
     const seat = state.seats[p];
-    if (state.allInRunout || canWinSomething) {
+    if (faceUp || canWinSomething) {
       const cards = [state.holeCards[2 * p], state.holeCards[2 * p + 1]];
       shown.push({ seat, cards, value: values[p] });
       state.events.push({ type: "show", seat, cards, value: values[p] });
@@ -178,6 +185,11 @@ export function settleShowdown(state: HandState): void {
   const awards: PotAward[] = [];
   for (let i = 0; i < pots.length; i++) awards.push(payPot(state, i, pots[i], bestHandsAmong(pots[i].eligible, values)));
   finishHand(state, awards, shown, mucked);
+}
+
+function someoneAllIn(state: HandState): boolean {
+  for (let p = 0; p < state.seats.length; p++) if (!state.folded[p] && state.stacks[p] === 0) return true;
+  return false;
 }
 
 function bestHandsAmong(players: number[], values: number[]): number[] {
