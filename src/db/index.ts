@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -8,6 +7,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
+import { isFreshDirectory, loadSnapshot, MIGRATIONS_FOLDER } from "./pglite-snapshot";
 import * as schema from "./schema";
 
 /** One Drizzle type for both drivers: everything above this file is driver-agnostic. */
@@ -22,7 +22,6 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
 /** Arbitrary but fixed: every process of this service takes the same lock to migrate. */
 const MIGRATION_LOCK_KEY = 727_274_001;
 
@@ -74,8 +73,10 @@ async function migratePostgresUnderLock(url: string): Promise<void> {
 
 async function openPglite(dir: string): Promise<Database> {
   const inMemory = dir.startsWith("memory://");
+  // A first start loads the pre-migrated snapshot built at install, instead of running initdb.
+  const snapshot = !inMemory && isFreshDirectory(dir) ? loadSnapshot() : null;
   if (!inMemory) mkdirSync(dir, { recursive: true });
-  const client = new PGlite(inMemory ? undefined : dir);
+  const client = new PGlite(inMemory ? undefined : dir, snapshot ? { loadDataDir: snapshot } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER });
