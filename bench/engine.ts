@@ -30,5 +30,6 @@ playHands(performance.now() + 1000); // warm-up
 const start = performance.now();
 const hands = playHands(start + SECONDS * 1000);
 const handsPerSec = hands / ((performance.now() - start) / 1000);
-console.log(`${hands} hands in ${SECONDS} s: ${Math.round(handsPerSec).toLocaleString()} hands/s`);
-console.log(JSON.stringify({ handsPerSec: Math.round(handsPerSec) }));
+const microsPerHand = 1e6 / handsPerSec;
+console.log(`${hands} hands in ${SECONDS} s: ${Math.round(handsPerSec).toLocaleString()} hands/s, ${microsPerHand.toFixed(2)} µs per hand`);
+console.log(JSON.stringify({ handsPerSec: Math.round(handsPerSec), microsPerHand: Number(microsPerHand.toFixed(2)) }));
