@@ -2,7 +2,7 @@
  * `bun run bench:all`: every figure side by side, each against its reference measured in the
  * same run on the same machine. Prints one table and a JSON line. Loopback only, bounded counts.
  */
-import { freshDatabase, load, runBenchScript, spawnServer, CHEAP_PASSWORDS, ROOT } from "./support";
+import { api, freshDatabase, load, runBenchScript, spawnServer, CHEAP_PASSWORDS, ROOT } from "./support";
 import { measureStartup } from "./startup";
 
 const LEDGER_CLIENTS = 32;
@@ -14,16 +14,6 @@ type Row = { name: string; ours: string; reference: string; ratio: number | null
 const rows: Row[] = [];
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
-async function api(url: string, method: string, path: string, body?: unknown, token?: string) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as any;
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function pgbenchTps(databaseUrl: string): Promise<number> {
   const init = Bun.spawn(["pgbench", "-i", "-q", "-s", "10", databaseUrl], { stdout: "ignore", stderr: "ignore" });

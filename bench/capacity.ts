@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnMain } from "../tests/support/process";
-import { CHEAP_PASSWORDS, freshDatabase, ROOT } from "./support";
+import { api, CHEAP_PASSWORDS, freshDatabase, ROOT } from "./support";
 
 const BOTS = Number(process.env.BENCH_CAPACITY_BOTS ?? 10_000);
 const TABLES = Number(process.env.BENCH_CAPACITY_TABLES ?? 1_000);
@@ -18,16 +18,6 @@ const PARALLEL = 32;
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
-async function api(url: string, method: string, path: string, body?: unknown, token?: string) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as any;
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 /** Runs `work(i)` for i in [0, count) from PARALLEL loops. */
 async function each(count: number, work: (i: number) => Promise<void>): Promise<void> {

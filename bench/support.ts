@@ -51,3 +51,37 @@ export async function runBenchScript(script: string, env: Record<string, string>
   const lines = output.trim().split("\n");
   return JSON.parse(lines[lines.length - 1]);
 }
+
+/** Runs `work` while probing `${url}/health` every 5 ms; returns its result and the slowest probe (ms). */
+export async function whileProbingHealth<T>(url: string, work: () => Promise<T>): Promise<{ result: T; ms: number; slowestHealthMs: number }> {
+  let done = false;
+  let slowestHealthMs = 0;
+  const probe = (async () => {
+    while (!done) {
+      const started = performance.now();
+      await fetch(`${url}/health`);
+      slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started);
+      await Bun.sleep(5);
+    }
+  })();
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, ms: Math.round(performance.now() - started), slowestHealthMs: Math.round(slowestHealthMs) };
+  } finally {
+    done = true;
+    await probe;
+  }
+}
+
+/** One JSON call to a running server; a non-2xx answer throws with its body. */
+export async function api(url: string, method: string, path: string, body?: unknown, token?: string) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as any;
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}

@@ -4,6 +4,9 @@ import type { Db } from "./db";
 import { systemClock, type Clock } from "./lib/clock";
 import { errorHandler, payloadTooLarge, readJsonBody } from "./lib/http";
 import { RateLimiter } from "./lib/rate-limit";
+import { SharedRateLimiter } from "./modules/auth/shared-limiter";
+import { webModule } from "./modules/web";
+import { notFoundPage } from "./modules/web/layout";
 import { authModule } from "./modules/auth";
 import { Identity } from "./modules/auth/service";
 import { botsModule } from "./modules/bots";
@@ -17,6 +20,14 @@ import { Matches } from "./modules/matches/service";
 import { protocolModule } from "./modules/protocol";
 import { BotGateway } from "./modules/protocol/gateway";
 import { Spectators } from "./modules/protocol/spectators";
+import type { Bus } from "./lib/bus/bus";
+import type { FenceToken } from "./modules/cluster/lease";
+import { LocalBus } from "./lib/bus/local-bus";
+import { BotRelay } from "./modules/cluster/bot-relay";
+import { ClusterNode } from "./modules/cluster/node";
+import { TableRelay } from "./modules/cluster/table-relay";
+import { ratingsModule } from "./modules/ratings";
+import { Ratings } from "./modules/ratings/service";
 import { statsModule } from "./modules/stats";
 import { Stats } from "./modules/stats/service";
 import { tablesModule } from "./modules/tables";
@@ -30,6 +41,10 @@ export interface AppDeps {
   jwtSecret: string;
   clock?: Clock;
   log?: (message: string, error?: unknown) => void;
+  /** Between nodes (NATS); default: an in-process bus, one node alone. */
+  bus?: Bus;
+  /** This node's lease, fencing every table write (absent: no fencing, a single app in tests). */
+  fence?: () => FenceToken | null;
 }
 
 export interface Services {
@@ -41,6 +56,10 @@ export interface Services {
   tables: Tables;
   matches: Matches;
   stats: Stats;
+  ratings: Ratings;
+  cluster: ClusterNode;
+  botRelay: BotRelay;
+  tableRelay: TableRelay;
   clock: Clock;
 }
 
@@ -50,7 +69,7 @@ export function createServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { config, db } = deps;
   const log = deps.log ?? defaultLog;
-  const bots = new Bots(db, clock);
+  const bots = new Bots(db, clock, config.maxBotsPerDeveloper);
   const accounts = new Accounts({
     db,
     clock,
@@ -61,7 +80,7 @@ export function createServices(deps: AppDeps): Services {
   });
   const stats = new Stats(db, config.leaderboardMinMatches, clock, config.statsCacheMs);
   const gateway = new BotGateway(clock, new RateLimiter(config.botMessagesPerSecond, 1_000, clock));
-  const spectators = new Spectators();
+  const spectators = new Spectators({ perTable: config.spectatorsPerTable, perAddress: config.spectatorsPerAddress });
   const tables = new Tables({
     db,
     clock,
@@ -73,10 +92,27 @@ export function createServices(deps: AppDeps): Services {
     defaultBuyIn: config.defaultBuyIn,
     timeBank: { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs },
     matchRecorded: (botIds) => stats.forget(botIds),
+    fence: deps.fence,
+    maxOpenTablesPerDeveloper: config.maxOpenTablesPerDeveloper,
     log,
   });
+  const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => tables.hostedCount());
+  const botRelay = new BotRelay(cluster, gateway);
+  const tableRelay = new TableRelay(
+    cluster,
+    { join: (d, t, b) => tables.joinHosted(d, t, b), leave: (d, t, b) => tables.leaveHosted(d, t, b), view: (t, v) => tables.hostedView(t, v) },
+    spectators,
+  );
+  botRelay.start();
+  bots.keyRotated = (botId) => botRelay.revokeEverywhere(botId);
+  tableRelay.start();
+  tables.relay = tableRelay;
+  spectators.remote = tableRelay;
   return {
     clock,
+    cluster,
+    botRelay,
+    tableRelay,
     identity: new Identity(db, clock, { memoryCost: config.passwordMemoryCostKiB, timeCost: config.passwordTimeCost }),
     bots,
     accounts,
@@ -85,6 +121,7 @@ export function createServices(deps: AppDeps): Services {
     tables,
     matches: new Matches(db),
     stats,
+    ratings: new Ratings(db),
   };
 }
 
@@ -102,21 +139,23 @@ export function createApp(deps: AppDeps) {
   // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
   const app = new Elysia({ normalize: false, systemRouter: false })
-    .use(errorHandler(deps.log ?? defaultLog))
+    .use(errorHandler(deps.log ?? defaultLog, () => notFoundPage("No page at this address.")))
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);
       if (length > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
     })
     .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
     .use(docsModule())
-    .use(healthModule(deps.dbKind))
-    .use(authModule(services.identity, auth, new RateLimiter(deps.config.authRateLimitPerMinute, 60_000, services.clock)))
+    .use(healthModule(deps.dbKind, services.cluster))
+    .use(authModule(services.identity, auth, new SharedRateLimiter(deps.db, "auth", deps.config.authRateLimitPerMinute, 60_000, services.clock), deps.config.trustProxy))
     .use(protocolModule(services.bots, services.gateway))
     .use(botsModule(services.bots, auth))
     .use(creditsModule(deps.db, services.accounts, auth))
-    .use(tablesModule(services.tables, services.spectators, auth))
-    .use(matchesModule(services.matches))
-    .use(statsModule(services.stats, deps.config.leaderboardMinMatches));
+    .use(tablesModule(services.tables, auth))
+    .use(matchesModule(services.matches, auth))
+    .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
+    .use(ratingsModule(services.ratings))
+    .use(webModule({ ...services, leaderboardMinMatches: deps.config.leaderboardMinMatches }));
   return Object.assign(app, { services });
 }
 

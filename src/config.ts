@@ -1,6 +1,11 @@
+import { parseTrustProxy, type TrustProxy } from "./lib/client-address";
+import { clusterNameFrom } from "./modules/cluster/subjects";
+
 /** Runtime configuration from the environment (SPEC §1). Defaults equal the brief's constants. */
 export interface Config {
   port: number;
+  /** The address the server binds (HOST): 127.0.0.1 by default, 0.0.0.0 to serve other machines. */
+  host: string;
   databaseUrl: string | undefined;
   pgliteDir: string;
   nodeEnv: string;
@@ -17,7 +22,7 @@ export interface Config {
   accountIdleMs: number;
   /** Largest accepted request body. */
   maxBodyBytes: number;
-  /** Names this process among those sharing a database; a restart recovers its own tables. */
+  /** Names this process among those sharing a database (default: "local" alone, random in a cluster). */
   hostId: string;
   /** Remote bots: extra time beyond actionTimeoutMs, refilled per answered action up to the cap. */
   timeBankMs: number;
@@ -29,6 +34,20 @@ export interface Config {
   botMessagesPerSecond: number;
   /** How long GET /api/stats/:botId may serve a bot's statistics from memory (0: never). */
   statsCacheMs: number;
+  /** A waiting table nobody sits at expires after this long. */
+  waitingTableTtlMs: number;
+  /** Per-developer caps. */
+  maxBotsPerDeveloper: number;
+  maxOpenTablesPerDeveloper: number;
+  /** Anonymous watchers: per table (per node) and per client address. */
+  spectatorsPerTable: number;
+  spectatorsPerAddress: number;
+  /** Which proxies may tell us the client's address (X-Forwarded-For); off by default. */
+  trustProxy: TrustProxy;
+  /** Set: every node with the same database and NATS is one service. Unset: one process, in-process bus. */
+  natsUrl: string | undefined;
+  /** Namespaces every subject (default derived from the database). */
+  clusterName: string;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -49,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     port: integerFrom(env, "PORT", 3000),
+    host: env.HOST || "127.0.0.1",
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDir: env.PGLITE_DIR || "./data/pglite",
     nodeEnv,
@@ -62,12 +82,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordTimeCost: integerFrom(env, "PASSWORD_TIME_COST", 2, 1),
     accountIdleMs: integerFrom(env, "ACCOUNT_IDLE_MS", 60_000, 1),
     maxBodyBytes: integerFrom(env, "MAX_BODY_BYTES", 64 * 1024, 1024),
-    hostId: env.HOST_ID || "local",
+    // One process alone keeps a stable name; cluster nodes get a random one so two never collide by accident.
+    hostId: env.HOST_ID || (env.NATS_URL ? `node_${crypto.randomUUID().slice(0, 8)}` : "local"),
     timeBankMs: integerFrom(env, "TIME_BANK_MS", 10_000),
     timeBankRefillMs: integerFrom(env, "TIME_BANK_REFILL_MS", 500),
     timeBankCapMs: integerFrom(env, "TIME_BANK_CAP_MS", 10_000),
     authRateLimitPerMinute: integerFrom(env, "AUTH_RATE_LIMIT_PER_MINUTE", 30, 1),
     botMessagesPerSecond: integerFrom(env, "BOT_MESSAGES_PER_SECOND", 50, 1),
     statsCacheMs: integerFrom(env, "STATS_CACHE_MS", 1_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),
+    maxBotsPerDeveloper: integerFrom(env, "MAX_BOTS_PER_DEVELOPER", 200, 1),
+    maxOpenTablesPerDeveloper: integerFrom(env, "MAX_OPEN_TABLES_PER_DEVELOPER", 50, 1),
+    spectatorsPerTable: integerFrom(env, "SPECTATORS_PER_TABLE", 500, 1),
+    spectatorsPerAddress: integerFrom(env, "SPECTATORS_PER_ADDRESS", 20, 1),
+    natsUrl: env.NATS_URL || undefined,
+    clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
 }

@@ -3,9 +3,21 @@ import { startServer } from "./server";
 
 const startedAt = performance.now();
 const config = loadConfig();
-const server = await startServer(config);
+
+// A stray rejection or exception (a driver callback, a timer) must not take every match and
+// socket of this process down with it: log it and keep serving. Money stays exact regardless,
+// as every balance change is one guarded SQL transaction; known sources are fixed at the source.
+process.on("unhandledRejection", (reason) => console.error(`[poker ${config.hostId}] unhandled rejection (kept running):`, reason));
+process.on("uncaughtException", (error) => console.error(`[poker ${config.hostId}] uncaught exception (kept running):`, error));
+const server = await startServer(config, {
+  // Another node took this one's tables over (it was paused or cut off): stop; a supervisor restarts it fresh.
+  onLeaseLost: () => process.exit(1),
+}).catch((error) => {
+  console.error(`poker-bot-service did not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 console.log(
-  `poker-bot-service listening on ${server.url} (db: ${server.database.kind}) in ${Math.round(performance.now() - startedAt)} ms — docs at ${server.url}/swagger`,
+  `poker-bot-service ${config.natsUrl ? `node ${config.hostId} of cluster ${config.clusterName}` : "(single process)"} listening on ${server.url}${["0.0.0.0", "::"].includes(server.host) ? ` (every interface: HOST=${server.host})` : " (this machine only; HOST=0.0.0.0 serves others)"} (db: ${server.database.kind}) in ${Math.round(performance.now() - startedAt)} ms — docs at ${server.url}/swagger`,
 );
 
 /** Stop accepting, let in-flight requests drain, stop actors, close the database cleanly. */

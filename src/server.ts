@@ -3,45 +3,91 @@ import type { Config } from "./config";
 import { openDatabase, type Database } from "./db";
 import { ensureJwtSecret } from "./db/settings";
 import type { Clock } from "./lib/clock";
+import { LocalBus } from "./lib/bus/local-bus";
+import { NatsBus } from "./lib/bus/nats-bus";
+import { releaseLease } from "./modules/cluster/lease";
+import { LeaseKeeper } from "./modules/tables/takeover";
+import { MAX_FRAME_BYTES } from "./modules/protocol";
 
 export interface RunningServer {
   app: App;
   database: Database;
   port: number;
+  /** Where to reach it from this machine. */
   url: string;
+  /** The address it is bound to (HOST). */
+  host: string;
   stop(): Promise<void>;
 }
 
 /** Opens the database (running migrations), builds the app and listens. Used by main.ts and tests. */
-export async function startServer(config: Config, options: { clock?: Clock } = {}): Promise<RunningServer> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+export async function startServer(config: Config, options: { clock?: Clock; onLeaseLost?: () => void } = {}): Promise<RunningServer> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, servingHost: config.hostId });
   const jwtSecret = await ensureJwtSecret(database.db, config.jwtSecret);
-  const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock });
-  const recovered = await app.services.tables.recover();
-  if (recovered.aborted > 0 || recovered.resumed > 0) {
-    console.log(
-      `recovered tables: ${recovered.aborted} interrupted match(es) aborted (${recovered.seatsCashedOut} seat(s) cashed out), ${recovered.resumed} waiting table(s) resumed`,
-    );
-  }
+  const log = (message: string, error?: unknown) => console.error(`[poker ${config.hostId}] ${message}`, error ?? "");
+  // The lease first: a second process with a live HOST_ID stops here, before it binds or touches a table.
+  let app: App;
+  const lease = await LeaseKeeper.acquire(
+    database.db,
+    config.hostId,
+    (rows) => app.services.tables.adopt(rows),
+    () => {
+      log("this node's lease was taken over (it was paused or cut off): it drops its tables and writes nothing more");
+      app.services.tables.abandon();
+      options.onLeaseLost?.();
+    },
+    log,
+  ).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
+  const bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `poker ${config.clusterName} ${config.hostId}`, log) : new LocalBus();
+  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, fence: () => lease.token });
+  // A drained peer has given its lease up before it says it leaves: claim its tables at once.
+  app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
+  app.services.cluster.start();
   // reusePort off: a second process on the same port would silently share traffic (and a PGlite directory).
   // The server's own body cap sits well above MAX_BODY_BYTES: up to it, the app answers a §8 413
   // itself; beyond it Bun cuts the connection (it never buffers more).
-  app.listen({ port: config.port, maxRequestBodySize: Math.max(config.maxBodyBytes * 16, 16 * 1024 * 1024), reusePort: false });
+  // Bun's frame cap is per server (a route's own option is not applied): every socket, bot or
+  // spectator, may send at most MAX_FRAME_BYTES; a bigger frame closes it with 1009.
+  app.listen({
+    hostname: config.host,
+    port: config.port,
+    maxRequestBodySize: Math.max(config.maxBodyBytes * 16, 16 * 1024 * 1024),
+    reusePort: false,
+    websocket: { maxPayloadLength: MAX_FRAME_BYTES },
+  });
+  app.services.spectators.publishTopic = (topic, text) => app.server?.publish(topic, text);
+  const recovered = await app.services.tables.recover();
+  if (recovered.running > 0 || recovered.waiting > 0) {
+    console.log(`resumed this node's tables: ${recovered.running} running match(es) from their last recorded hand, ${recovered.waiting} waiting table(s)`);
+  }
+  lease.start();
+  app.services.tables.startExpiry(config.waitingTableTtlMs);
   const port = app.server!.port!;
   let stopping: Promise<void> | undefined;
   return {
     app,
     database,
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${["0.0.0.0", "::"].includes(config.host) ? "127.0.0.1" : config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    host: config.host,
     stop() {
       stopping ??= (async () => {
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
+        // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.
         await app.services.tables.shutdown();
+        lease.stop();
+        await releaseLease(database.db, lease.token).catch((error) => log("releasing the lease failed (peers take over when it expires)", error));
         const closedInTime = await Promise.race([drained, Bun.sleep(5_000).then(() => false)]);
         if (!closedInTime) await app.stop(true).catch(() => {});
         await app.services.accounts.stopAll();
+        await app.services.cluster.stop();
+        app.services.botRelay.stop();
+        app.services.tableRelay.stop();
+        await bus.close();
         await database.close();
       })();
       return stopping;

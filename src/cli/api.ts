@@ -16,9 +16,11 @@ export class Api {
     private readonly token?: string,
   ) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, options: { auth?: boolean } = {}): Promise<T> {
+  /** `auth: "if-logged-in"`: public routes that show an owner more (their own bots' hole cards). */
+  async request<T = any>(method: string, path: string, body?: unknown, options: { auth?: boolean | "if-logged-in" } = {}): Promise<T> {
     const headers: Record<string, string> = {};
-    if (options.auth) {
+    if (options.auth === "if-logged-in" && this.token) headers.authorization = `Bearer ${this.token}`;
+    if (options.auth === true) {
       if (!this.token) throw new ApiError(401, "NOT_LOGGED_IN", "not logged in: run `bun run cli -- login --email … --password …` (or register) first", null);
       headers.authorization = `Bearer ${this.token}`;
     }

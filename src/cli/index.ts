@@ -11,6 +11,9 @@ import { botsCreate, botsList, botsRotate } from "./commands/bots";
 import { play } from "./commands/play";
 import { tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow } from "./commands/tables";
 import { watch } from "./commands/watch";
+import { verify } from "./commands/verify";
+import { didYouMean } from "./suggest";
+import { ratings } from "./commands/ratings";
 
 export type { CliIO } from "./command";
 
@@ -20,7 +23,7 @@ const GROUPS: Record<string, { summary: string; commands: Command[] }> = {
   bots: { summary: "create, list and rotate the keys of your bots", commands: [botsCreate, botsList, botsRotate] },
   tables: { summary: "create tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow] },
 };
-const TOP: Command[] = [register, login, whoami, faucet, balance, watch, play];
+const TOP: Command[] = [register, login, whoami, faucet, balance, watch, verify, ratings, play];
 
 function mainHelp(): string {
   const rows: Array<[string, string]> = [
@@ -80,7 +83,7 @@ export async function main(argv: string[], partial: Partial<CliIO> = {}): Promis
     }
     command = GROUPS[first].commands.find((c) => c.name === sub);
     if (!command) {
-      err(`unknown command "${first} ${sub}"\n`);
+      err(`unknown command "${first} ${sub}"${didYouMean(sub, GROUPS[first].commands.map((c) => c.name))}\n`);
       err(groupHelp(first));
       return 2;
     }
@@ -88,7 +91,7 @@ export async function main(argv: string[], partial: Partial<CliIO> = {}): Promis
   } else {
     command = TOP.find((c) => c.name === first);
     if (!command) {
-      err(`unknown command "${first}": see bun run cli -- --help`);
+      err(`unknown command "${first}"${didYouMean(first, [...TOP.map((c) => c.name), ...Object.keys(GROUPS)])}: see bun run cli -- --help`);
       return 2;
     }
   }

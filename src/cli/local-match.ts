@@ -18,6 +18,7 @@ import { phhOfHands, type StoredHand } from "../modules/tables/hand-history";
 import { applyAction } from "../poker/hand";
 import type { HandState, PlayerAction } from "../poker/hand-types";
 import { cryptoRng, seededRng } from "../poker/rng";
+import { dealSource } from "../modules/tables/deals";
 
 export interface LocalPlayer {
   /** Unique name at the table (the botId in messages and in the PHH `players`). */
@@ -75,6 +76,8 @@ export interface LocalMatchOptions {
   onHand?: (handNumber: number, table: TableRuntime) => void;
   /** Gets every public message of the match, as a server's spectators do (`play --verbose`). */
   spectators?: Spectators;
+  /** Heads-up: every deal twice, seats swapped (as a server's duplicate table). */
+  duplicate?: boolean;
 }
 
 export interface LocalPlayerResult {
@@ -110,6 +113,7 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
     maxHands: options.hands,
     actionTimeoutMs: options.timeoutMs,
     seed: options.seed,
+    ...(options.duplicate ? { duplicate: true } : {}),
   });
   players.forEach((player, position) => {
     const seat = newSeatRuntime({
@@ -191,9 +195,11 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
     },
   };
 
+  const rng = seededRng(options.seed);
   await playMatch(table, {
     clock: systemClock,
-    rng: seededRng(options.seed),
+    rng,
+    deckFor: dealSource(table.config, null, rng),
     store,
     askBot,
     notify: (botId, message) => void sessions.get(botId)?.handle(message as unknown as SdkServerMessage),
@@ -233,5 +239,5 @@ export function freshSeed(): string {
 
 /** The same PHH (a .phhs hand-history set) the server answers for a match. */
 export function phhText(matchId: string, hands: HandRecord[]): string {
-  return phhOfHands(matchId, hands.map((record) => record.history as StoredHand));
+  return phhOfHands({ matchId }, hands.map((record) => record.history as StoredHand));
 }

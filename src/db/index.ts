@@ -7,7 +7,9 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
+import { lockDirectory } from "./directory-lock";
 import { isFreshDirectory, loadSnapshot, MIGRATIONS_FOLDER } from "./pglite-snapshot";
+import { isConflict } from "./retry";
 import * as schema from "./schema";
 
 /** One Drizzle type for both drivers: everything above this file is driver-agnostic. */
@@ -30,19 +32,31 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** Pool size for postgres.js. */
   maxConnections?: number;
+  /**
+   * A serving node's HOST_ID: its sessions are named after it (so a node taking its tables over
+   * can end them: a paused node may hold locks mid-statement) and Postgres ends its transactions
+   * left idle for 5 s.
+   */
+  servingHost?: string;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10, options.servingHost);
   return openPglite(options.pgliteDir ?? "./data/pglite");
 }
 
-async function openPostgres(url: string, maxConnections: number): Promise<Database> {
+async function openPostgres(url: string, maxConnections: number, servingHost: string | undefined): Promise<Database> {
   await migratePostgresUnderLock(url);
-  const client = postgres(url, { max: maxConnections, onnotice: () => {} });
+  const connection = servingHost ? { idle_in_transaction_session_timeout: 5_000, application_name: sessionNameOf(servingHost) } : {};
+  const client = postgres(url, { max: maxConnections, onnotice: () => {}, connection });
   preparedByDefault(client);
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+/** The Postgres application_name of a serving node's sessions. */
+export function sessionNameOf(hostId: string): string {
+  return `poker node ${hostId}`.slice(0, 63);
 }
 
 /**
@@ -73,14 +87,21 @@ async function migratePostgresUnderLock(url: string): Promise<void> {
 
 async function openPglite(dir: string): Promise<Database> {
   const inMemory = dir.startsWith("memory://");
-  // A first start loads the pre-migrated snapshot built at install, instead of running initdb.
-  const snapshot = !inMemory && isFreshDirectory(dir) ? loadSnapshot() : null;
-  if (!inMemory) mkdirSync(dir, { recursive: true });
-  const client = new PGlite(inMemory ? undefined : dir, snapshot ? { loadDataDir: snapshot } : {});
-  await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db, kind: "pglite", close: () => client.close() };
+  // Before anything is read: a second process refuses here, touching nothing.
+  const unlock = inMemory ? () => {} : lockDirectory(dir);
+  try {
+    // A first start loads the pre-migrated snapshot built at install, instead of running initdb.
+    const snapshot = !inMemory && isFreshDirectory(dir) ? loadSnapshot() : null;
+    if (!inMemory) mkdirSync(dir, { recursive: true });
+    const client = new PGlite(inMemory ? undefined : dir, snapshot ? { loadDataDir: snapshot } : {});
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER });
+    return { db, kind: "pglite", close: () => client.close().finally(unlock) };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
 
 /**
@@ -90,8 +111,6 @@ async function openPglite(dir: string): Promise<Database> {
 export function anyOf(column: AnyColumn, values: string[]): SQL {
   return sql`${column} = any(${sql.param(values)}::text[])`;
 }
-
-const RETRYABLE = new Set(["40P01", "40001"]); // deadlock detected, serialization failure
 
 /** The driver's database error, wherever it sits in the chain of causes (Drizzle wraps it). */
 type DatabaseError = { code?: unknown; constraint?: unknown; constraint_name?: unknown; cause?: unknown };
@@ -106,21 +125,17 @@ export function violatesConstraint(error: unknown, constraint: string): boolean 
   return someCause(error, (e) => e.constraint === constraint || e.constraint_name === constraint);
 }
 
-function isRetryable(error: unknown): boolean {
-  return someCause(error, (e) => typeof e.code === "string" && RETRYABLE.has(e.code));
-}
-
 /**
  * Runs a whole transaction again when Postgres chose it as a deadlock or serialization victim
  * (it was rolled back, so running it again is safe). Locks are taken in a fixed order so this is
- * a safety net, not the plan.
+ * a safety net, not the plan. (Not after a lost connection: the work may have committed.)
  */
 export async function retryOnConflict<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await transaction();
     } catch (error) {
-      if (attempt >= attempts || !isRetryable(error)) throw error;
+      if (attempt >= attempts || !isConflict(error)) throw error;
       await Bun.sleep(attempt * 5 + Math.random() * 10);
     }
   }

@@ -1,12 +1,15 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   bigserial,
   check,
+  doublePrecision,
   index,
   integer,
   json,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -53,6 +56,8 @@ export const bots = pgTable(
   (t) => [
     uniqueIndex("bots_developer_name_key").on(t.developerId, t.name),
     uniqueIndex("bots_api_key_hash_key").on(t.apiKeyHash),
+    // GET /api/bots lists oldest first and pages by (created_at, id).
+    index("bots_created_idx").on(t.createdAt, t.id),
   ],
 );
 
@@ -137,6 +142,8 @@ export interface TableConfig {
   actionTimeoutMs: number;
   /** Present when the match deals from a seeded PRNG (replays, tests). */
   seed?: string;
+  /** Heads-up only: every deal is played twice with the seats swapped (variance control). */
+  duplicate?: boolean;
 }
 
 export const TABLE_STATUSES = ["waiting", "running", "finished", "aborted"] as const;
@@ -174,6 +181,12 @@ export const matches = pgTable(
     startedAt: instant("started_at").notNull(),
     endedAt: instant("ended_at"),
     durationMs: bigint("duration_ms", { mode: "number" }),
+    /** Lowercase hex SHA-256 of deckSecret, published at match start (null: a seeded match). */
+    deckCommitment: text("deck_commitment"),
+    /** Hex of the 256-bit secret every deck derives from; revealed only once the match is over. */
+    deckSecret: text("deck_secret"),
+    /** Order in which the match was applied to the ratings (null: not rated), for an exact rebuild. */
+    ratedSeq: bigint("rated_seq", { mode: "number" }),
   },
   (t) => [index("matches_listing_idx").on(t.status, t.endedAt, t.id)],
 );
@@ -227,4 +240,52 @@ export const botStats = pgTable("bot_stats", {
   biggestWin: money("biggest_win").notNull().default(sql`0`),
   biggestLoss: money("biggest_loss").notNull().default(sql`0`),
   lastPlayed: instant("last_played"),
+});
+
+/** Gives each rated match its place in the ratings' history (taken after the bots' rating rows are locked). */
+export const ratingSequence = pgSequence("rating_seq");
+
+/**
+ * OpenSkill (Weng–Lin, Plackett–Luce) rating per bot, and its per-hand results in big blinds as
+ * running sums (n, Σx, Σx²) for the win rate and its confidence interval. Derived data: rebuilt
+ * from the match records by `bun run ratings:rebuild`.
+ */
+export const botRatings = pgTable(
+  "bot_ratings",
+  {
+    botId: text("bot_id").primaryKey(),
+    mu: doublePrecision("mu").notNull(),
+    sigma: doublePrecision("sigma").notNull(),
+    /** mu − 3·sigma: the conservative estimate the list is sorted by. */
+    rating: doublePrecision("rating").notNull(),
+    matchesPlayed: integer("matches_played").notNull(),
+    handsPlayed: integer("hands_played").notNull(),
+    sumBb: doublePrecision("sum_bb").notNull(),
+    sumBbSquared: doublePrecision("sum_bb_squared").notNull(),
+  },
+  (t) => [index("bot_ratings_order_idx").on(t.rating.desc(), t.botId)],
+);
+
+/**
+ * Each live node's lease. A node renews its row every 2 s (expires_at = now + 6 s); a node whose
+ * lease has expired is dead to the others, who take its tables over. `epoch` grows with every
+ * acquisition: writes about tables carry the writer's (host_id, epoch) and land only while that
+ * row still exists (fencing: a paused node whose lease was taken writes nothing).
+ */
+export const nodeLeases = pgTable("node_leases", {
+  hostId: text("host_id").primaryKey(),
+  epoch: bigint("epoch", { mode: "number" }).notNull(),
+  expiresAt: instant("expires_at").notNull(),
+});
+
+/**
+ * Token buckets shared by every node (register and login per client address): one budget for the
+ * whole cluster, not one per process. `tokens` as of `at_ms` (the service clock's milliseconds).
+ */
+export const rateBuckets = pgTable("rate_buckets", {
+  key: text("key").primaryKey(),
+  tokens: doublePrecision("tokens").notNull(),
+  atMs: bigint("at_ms", { mode: "number" }).notNull(),
+  /** Whether the latest take found a token (the upsert's RETURNING sees only the new row). */
+  lastTakeAllowed: boolean("last_take_allowed").notNull(),
 });

@@ -11,6 +11,12 @@ export type ErrorCode =
   | "BOT_ALREADY_SEATED"
   | "TABLE_FULL"
   | "TABLE_NOT_JOINABLE"
+  | "SEEDED_TABLE_PRIVATE"
+  | "DUPLICATE_TABLE_PRIVATE"
+  | "TABLE_HOST_UNAVAILABLE"
+  | "TOO_MANY_SPECTATORS"
+  | "TOO_MANY_BOTS"
+  | "TOO_MANY_OPEN_TABLES"
   | "FAUCET_COOLDOWN"
   | "RATE_LIMITED"
   | "PAYLOAD_TOO_LARGE"
@@ -45,7 +51,7 @@ export class AppError extends Error {
 export const errors = {
   validation: (message: string, details?: unknown) => new AppError(400, "VALIDATION_ERROR", message, details),
   unauthorized: (message = "Missing or invalid credentials") => new AppError(401, "UNAUTHORIZED", message),
-  forbidden: (message: string) => new AppError(403, "FORBIDDEN", message),
+  forbidden: (message: string, code: ErrorCode = "FORBIDDEN") => new AppError(403, code, message),
   notFound: (what: string) => new AppError(404, "NOT_FOUND", `${what} not found`),
   insufficientBalance: (balance: number, needed: number) =>
     new AppError(402, "INSUFFICIENT_BALANCE", `Balance ${balance} is below the ${needed} needed`, {

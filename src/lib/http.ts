@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia, t, type TSchema } from "elysia";
 import { AppError, errorBody, type ErrorCode } from "./errors";
+import { jsonNestingExceeds, MAX_JSON_DEPTH } from "./json-depth";
 
 /** SPEC §8 error body, for OpenAPI. */
 export const ErrorResponse = t.Object(
@@ -15,7 +16,7 @@ export const ErrorResponse = t.Object(
 );
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "VALIDATION_ERROR: a field is missing, extra, of the wrong type or out of range (details name it), or the JSON is malformed",
+  400: "VALIDATION_ERROR: a field is missing, extra, of the wrong type or out of range (details name it), or the JSON is malformed or nests deeper than 32 levels",
   401: "UNAUTHORIZED: missing, malformed, forged or expired token / credentials",
   402: "INSUFFICIENT_BALANCE: the developer's balance does not cover the amount",
   403: "FORBIDDEN: the resource belongs to another developer",
@@ -25,6 +26,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json",
   429: "FAUCET_COOLDOWN or RATE_LIMITED; see the Retry-After header",
   500: "INTERNAL: unexpected failure (no internals are revealed)",
+  503: "TABLE_HOST_UNAVAILABLE: the node hosting the table does not answer (a live node takes its tables over within seconds); see the Retry-After header",
 };
 
 /** Response map entries for the error statuses a route can answer, each with the §8 body. */
@@ -69,16 +71,26 @@ export function queryInteger(name: string, options: { minimum: number; maximum: 
   return t.Integer({ ...options, title: name });
 }
 
+type ValueError = { path?: string; message?: string; summary?: string; type?: number };
+
+/** TypeBox's ValueErrorType.String: Elysia's summary for it ends in "but found: <the value>". */
+const STRING_EXPECTED = 54;
+
+/** What we tell the client about one validation error: never the value itself. */
+function describe(e: ValueError): string | undefined {
+  return e.type === STRING_EXPECTED ? e.message : (e.summary ?? e.message);
+}
+
 function validationDetails(error: unknown): { field: string; message: string; errors?: unknown[] } {
-  const all = ((error as { all?: Array<{ path?: string; message?: string; summary?: string }> }).all ?? []).slice(0, 10);
+  const all = ((error as { all?: ValueError[] }).all ?? []).slice(0, 10);
   const first = all[0];
   const titled = (error as { validator?: { title?: unknown } }).validator?.title;
   const field =
     (first?.path ?? "").replace(/^\//, "").replaceAll("/", ".") || (typeof titled === "string" ? titled : "(body)");
   return {
     field,
-    message: first?.summary ?? first?.message ?? "Invalid value",
-    errors: all.map((e) => ({ field: (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "(body)", message: e.summary ?? e.message })),
+    message: (first && describe(first)) ?? "Invalid value",
+    errors: all.map((e) => ({ field: (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "(body)", message: describe(e) })),
   };
 }
 
@@ -90,9 +102,27 @@ export function payloadTooLarge(maxBodyBytes: number): AppError {
  * Bodies are JSON only, and bounded. Without a Content-Length (chunked) the size is checked
  * after reading; the server's own maxRequestBodySize stops the read itself.
  */
+/** The body as text, read no further than `maxBodyBytes`: a chunked body without a length stops there with a 413. */
+async function readTextCapped(request: Request, maxBodyBytes: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBodyBytes) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge(maxBodyBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
 export async function readJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+  const text = await readTextCapped(request, maxBodyBytes);
   // Postgres text cannot hold NUL: refuse it here rather than fail deep in a query.
   if (/\\u0000|\u0000/.test(text)) {
     throw new AppError(400, "VALIDATION_ERROR", "NUL characters are not accepted", { field: "(body)" });
@@ -101,6 +131,12 @@ export async function readJsonBody(request: Request, contentType: string, maxBod
   if (text.trim() === "") return "";
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
     throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON (Content-Type: application/json)");
+  }
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
+    throw new AppError(400, "VALIDATION_ERROR", `The request body nests too deep (more than ${MAX_JSON_DEPTH} levels of arrays/objects)`, {
+      field: "(body)",
+      maxDepth: MAX_JSON_DEPTH,
+    });
   }
   try {
     return JSON.parse(text);
@@ -118,10 +154,10 @@ function jsonError(status: number, code: ErrorCode, message: string, details?: u
 
 /**
  * The one error path: our AppErrors, Elysia's validation/parse/not-found errors and anything
- * unexpected all leave as SPEC §8 bodies. Unexpected errors are logged, never echoed.
+ * unexpected all leave as SPEC §8 bodies (a browser's unknown page: an HTML 404). Unexpected errors are logged, never echoed.
  */
-export function errorHandler(log: (message: string, error?: unknown) => void) {
-  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error: thrown, set }) => {
+export function errorHandler(log: (message: string, error?: unknown) => void, htmlNotFound?: () => Response) {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     // Elysia wraps whatever a body parser throws in a ParseError; ours carry the real answer.
     const cause = (thrown as { cause?: unknown }).cause;
     const error = code === "PARSE" && cause instanceof AppError ? cause : thrown;
@@ -139,6 +175,8 @@ export function errorHandler(log: (message: string, error?: unknown) => void) {
       case "PARSE":
         return jsonError(400, "VALIDATION_ERROR", "The request body is not valid JSON", { field: "(body)" });
       case "NOT_FOUND":
+        // A browser that asked for a page outside the JSON API gets the web face's 404 page.
+        if (htmlNotFound && !new URL(request.url).pathname.startsWith("/api/") && request.headers.get("accept")?.includes("text/html")) return htmlNotFound();
         return jsonError(404, "NOT_FOUND", "No such route");
       case "INVALID_COOKIE_SIGNATURE":
         return jsonError(400, "VALIDATION_ERROR", "Invalid cookie");

@@ -42,3 +42,6 @@ export function newSecret(prefix: string): string {
 export function sha256Hex(text: string): string {
   return new Bun.CryptoHasher("sha256").update(text).digest("hex");
 }
+
+/** Byte order of ids (as Postgres's "C" collation sorts them): the one lock order every writer uses. */
+export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -4,6 +4,8 @@ import type { Clock } from "./clock";
  * Token buckets by key (an IP, a bot): `capacity` requests at once, refilled continuously at
  * `capacity` per `windowMs`. In memory and per process: a guard against abuse, not a quota.
  */
+export type RateVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
+
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
@@ -14,7 +16,7 @@ export class RateLimiter {
   ) {}
 
   /** Takes one token; when none is left, says how long until one is. */
-  take(key: string): { allowed: true } | { allowed: false; retryAfterMs: number } {
+  take(key: string): RateVerdict {
     const now = this.clock.now();
     const ratePerMs = this.capacity / this.windowMs;
     const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };

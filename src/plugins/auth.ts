@@ -44,8 +44,8 @@ export async function issueToken(
 
 /**
  * Developer identity: HS256 JWTs with `sub` = developerId and an `exp` from the injected clock.
- * Routes opt in with `{ auth: true }` and receive `developerId`. jwt.verify answers false for
- * every failure (bad signature, alg none, expired, malformed), which we turn into one 401.
+ * Routes opt in with `{ auth: true }` and receive `developerId`, or with `{ optionalAuth: true }`
+ * and receive `viewerId` (null when anonymous).
  */
 export function authPlugin(options: AuthOptions) {
   return new Elysia({ name: "auth" })
@@ -55,26 +55,43 @@ export function authPlugin(options: AuthOptions) {
         async resolve({ headers, jwt }) {
           const token = bearerToken(headers.authorization);
           if (!token) throw errors.unauthorized("Missing bearer token");
-          const known = options.verified?.get(token);
-          if (known) {
-            if (known.expiresAtMs > options.clock.now()) return { developerId: known.developerId };
-            options.verified!.delete(token);
-          }
-          const payload = await jwt.verify(token, {
-            algorithms: ["HS256"],
-            currentDate: new Date(options.clock.now()),
-          });
-          if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
-            throw errors.unauthorized("Invalid or expired token");
-          }
-          if (!(await options.developerExists(payload.sub))) throw errors.unauthorized("Invalid or expired token");
-          if (options.verified) {
-            if (options.verified.size >= VERIFIED_TOKENS_LIMIT) options.verified.clear();
-            options.verified.set(token, { developerId: payload.sub, expiresAtMs: payload.exp * 1000 });
-          }
-          return { developerId: payload.sub };
+          return { developerId: await developerOf(token, jwt, options) };
         },
         detail: { security: [{ bearerAuth: [] }] },
       },
+      /**
+       * Public routes that show more to an owner: no Authorization header is an anonymous viewer
+       * (`viewerId` null); a header with a bad token is still a 401, never silently anonymous.
+       */
+      optionalAuth: {
+        async resolve({ headers, jwt }) {
+          if (headers.authorization === undefined) return { viewerId: null as string | null };
+          const token = bearerToken(headers.authorization);
+          if (!token) throw errors.unauthorized("Malformed Authorization header");
+          return { viewerId: (await developerOf(token, jwt, options)) as string | null };
+        },
+        detail: { security: [{}, { bearerAuth: [] }] },
+      },
     });
+}
+
+type JwtVerifier = { verify(token: string, options?: object): Promise<false | Record<string, unknown>> };
+
+/** jwt.verify answers false for every failure (bad signature, alg none, expired, malformed): one 401. */
+async function developerOf(token: string, jwt: JwtVerifier, options: AuthOptions): Promise<string> {
+  const known = options.verified?.get(token);
+  if (known) {
+    if (known.expiresAtMs > options.clock.now()) return known.developerId;
+    options.verified!.delete(token);
+  }
+  const payload = await jwt.verify(token, { algorithms: ["HS256"], currentDate: new Date(options.clock.now()) });
+  if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
+    throw errors.unauthorized("Invalid or expired token");
+  }
+  if (!(await options.developerExists(payload.sub))) throw errors.unauthorized("Invalid or expired token");
+  if (options.verified) {
+    if (options.verified.size >= VERIFIED_TOKENS_LIMIT) options.verified.clear();
+    options.verified.set(token, { developerId: payload.sub, expiresAtMs: payload.exp * 1000 });
+  }
+  return payload.sub;
 }

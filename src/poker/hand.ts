@@ -63,7 +63,9 @@ function postBlind(state: HandState, p: number, blind: "small" | "big", amount: 
 function postBlinds(state: HandState): void {
   postBlind(state, state.smallBlindPlayer, "small", state.config.smallBlind);
   postBlind(state, state.bigBlindPlayer, "big", state.config.bigBlind);
-  // TDA: a big blind posted short all in still leaves the full big blind to call.
+  // Robert's Rules of Poker (Ciaffone), Button and Blind Use, rule 1: the bring-in and raise sizes
+  // "remain the same even when the player in the blind does not have enough chips to post the full
+  // amount" — a big blind posted short still leaves the full big blind to call and raise from.
   state.currentBet = state.config.bigBlind;
   state.lastFullRaise = state.config.minBet;
 }

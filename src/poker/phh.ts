@@ -5,7 +5,8 @@
  * heads-up p1 is the big blind and the blind/ante lists are given reversed (small blind first).
  */
 import { parse, stringify } from "smol-toml";
-import { formatCards, fullDeck, parseCards } from "./cards.ts";
+import { formatCards, formatCardsOrUnknown, fullDeck, parseCards } from "./cards.ts";
+import { evaluate7 } from "./evaluator.ts";
 import { applyActionInPlace, legalActions, startHand } from "./hand.ts";
 import type { HandState, PlayerAction } from "./hand-types.ts";
 import { PhhActorQueue } from "./phh-actor-queue.ts";
@@ -106,7 +107,7 @@ function phhActions(state: ExportableHand): string[] {
         queue.post(player(event.seat), event.amount, event.type === "blind");
         break;
       case "hole_cards":
-        holeCards.set(event.seat, formatCards(event.cards));
+        holeCards.set(event.seat, formatCardsOrUnknown(event.cards));
         if (holeCards.size === n) {
           for (const p of order) actions.push(`d dh ${label(state.seats[p])} ${holeCards.get(state.seats[p])}`);
           queue.beginBetting();
@@ -187,7 +188,12 @@ function knownCards(text: string): number[] | null {
   return text.includes("?") ? null : parseCards(text);
 }
 
-/** Lays out a deck so the engine deals exactly the file's cards; unknown cards are filled with unused ones. */
+/**
+ * Lays out a deck so the engine deals exactly the file's cards; unknown cards are filled with
+ * unused ones. A player whose unknown cards were mucked at showdown lost there, so their filler
+ * is the weakest hand left with the board (never better than the hidden one): the engine mucks
+ * it too and pays the pots the file paid.
+ */
 function deckForReplay(n: number, actions: ParsedAction[]): number[] {
   const deck = new Array<number>(52).fill(-1);
   const boardSlots = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7];
@@ -205,7 +211,29 @@ function deckForReplay(n: number, actions: ParsedAction[]): number[] {
   const used = new Set(deck.filter((c) => c >= 0));
   if (used.size !== deck.filter((c) => c >= 0).length) throw new Error("PHH file deals the same card twice");
   const unused = fullDeck().filter((c) => !used.has(c));
+  const board = boardSlots.map((slot) => deck[slot]);
+  for (const action of actions) {
+    const mucked = action.argument === "" || action.argument.includes("?");
+    if (action.verb !== "sm" || !mucked || deck[action.player] >= 0 || board.includes(-1)) continue;
+    const [a, b] = weakestPair(unused, board);
+    placeHole(action.player, [unused[a], unused[b]]);
+    unused.splice(b, 1);
+    unused.splice(a, 1);
+  }
   return deck.map((card) => (card >= 0 ? card : unused.shift()!));
+}
+
+/** Indices (a < b) into `cards` of the two that make the weakest seven-card hand with the board. */
+function weakestPair(cards: number[], board: number[]): [number, number] {
+  let best: [number, number] = [0, 1];
+  let lowest = Infinity;
+  for (let a = 0; a < cards.length; a++) {
+    for (let b = a + 1; b < cards.length; b++) {
+      const value = evaluate7(cards[a], cards[b], board[0], board[1], board[2], board[3], board[4]);
+      if (value < lowest) [lowest, best] = [value, [a, b]];
+    }
+  }
+  return best;
 }
 
 function engineAction(verb: string, argument: string, scale: number): PlayerAction {

@@ -27,9 +27,20 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
   return { code, stdout, stderr };
 }
 
+describe("typos", () => {
+  test("an unknown command or subcommand says what was probably meant, and exits 2", async () => {
+    const top = await cli(["faucte"]);
+    expect([top.code, top.stderr]).toEqual([2, expect.stringContaining('unknown command "faucte" (did you mean "faucet"?)')]);
+    const sub = await cli(["tables", "jion"]);
+    expect([sub.code, sub.stderr]).toEqual([2, expect.stringContaining('unknown command "tables jion" (did you mean "join"?)')]);
+    const far = await cli(["xyzzy"]);
+    expect(far.stderr).not.toContain("did you mean");
+  });
+});
+
 describe("help", () => {
   const commands = [
-    "register", "login", "whoami", "faucet", "balance", "watch", "play",
+    "register", "login", "whoami", "faucet", "balance", "watch", "verify", "ratings", "play",
     "bots create", "bots list", "bots rotate-key",
     "tables create", "tables join", "tables leave", "tables list", "tables show",
   ];
@@ -136,6 +147,8 @@ describe("against a server", () => {
     const again = await run(["faucet"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("cooling down");
+    // The cooldown as a duration, not only a raw timestamp.
+    expect(again.stderr).toMatch(/next claim in 2[34] h \d+ min \(20\d\d-/);
     expect((await run(["balance"])).stdout).toContain("balance 10000 credits");
 
     const created = await run(["bots", "create", "mine"]);

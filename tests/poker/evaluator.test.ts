@@ -14,7 +14,7 @@ import {
   handCategory,
   nonFlushValueOfKey,
 } from "../../src/poker/evaluator.ts";
-import { FLUSH_BITS, SUIT_COUNTER_START } from "../../src/poker/evaluator-tables.ts";
+import { FLUSH_BITS, SUIT_COUNTER_START } from "../../packages/poker-core/src/evaluator-tables.ts";
 
 const checks = await Bun.file(new URL("../../../shared/vectors/evaluator-checks.json", import.meta.url)).json();
 

@@ -4,6 +4,7 @@ import type { HandState, LegalActions, PlayerAction } from "../../src/poker/hand
 import { nextButton, seatsInPlay, stacksAfterHand } from "../../src/poker/match.ts";
 import { exportPhh, parsePhh, playersInPhhOrder, replayPhh } from "../../src/poker/phh.ts";
 import { seededRng, shuffleDeck, uniformInt, type Rng } from "../../src/poker/rng.ts";
+import { formatCards, UNKNOWN_CARD } from "../../src/poker/cards.ts";
 
 /**
  * The fuzzing bots of the pokerkit replay: exact minimum raises, short all-ins, calls, checks and
@@ -86,4 +87,33 @@ test("a corpus of seeded matches covering every corner round-trips through PHH t
     }
   }
   for (const [corner, count] of Object.entries(corners)) expect({ corner, seen: count > 0 }).toEqual({ corner, seen: true });
+}, 60_000);
+
+/** The hand as the public sees it: hole cards only of the seats that showed them down. */
+function publicEvents(state: HandState): HandState["events"] {
+  const shown = new Set(state.events.flatMap((e) => (e.type === "show" ? [e.seat] : [])));
+  return state.events.map((e) => (e.type === "hole_cards" && !shown.has(e.seat) ? { ...e, cards: e.cards.map(() => UNKNOWN_CARD) } : e));
+}
+
+test("public histories (unshown hole cards as ????) still replay to the same final stacks, mucked hands included", () => {
+  const rng = seededRng("phh-public");
+  let hidden = 0, muckedAtShowdown = 0;
+  for (let m = 0; m < 60; m++) {
+    for (const state of playMatch(rng, 2 + uniformInt(rng, 9), [8, 30, 100][uniformInt(rng, 3)], 40)) {
+      const events = publicEvents(state);
+      const text = exportPhh({ ...state, events });
+      const phh = parsePhh(text);
+      const shownSeats = new Set(state.events.flatMap((e) => (e.type === "show" ? [e.seat] : [])));
+      for (const e of state.events) {
+        if (e.type !== "hole_cards" || shownSeats.has(e.seat)) continue;
+        hidden++;
+        expect(text).not.toContain(formatCards(e.cards));
+      }
+      if (state.events.some((e) => e.type === "muck")) muckedAtShowdown++;
+      expect(phh.actions.filter((a) => a.startsWith("d dh")).every((a) => /^d dh p\d+ (\?\?\?\?|\S{4})$/.test(a))).toBe(true);
+      expect(replayPhh(phh).finishingStacks).toEqual(phh.finishing_stacks!);
+    }
+  }
+  expect(hidden).toBeGreaterThan(0);
+  expect(muckedAtShowdown).toBeGreaterThan(0);
 }, 60_000);

@@ -1,6 +1,6 @@
-// Regenerates src/poker/evaluator-row-offsets.ts: bun tests/poker/regenerate-row-offsets.ts
-import { computeRowOffsets, rankKeySum } from "../../src/poker/evaluator-keys.ts";
-import { forEachRankMultiset } from "../../src/poker/evaluator-classes.ts";
+// Regenerates packages/poker-core/src/evaluator-row-offsets.ts: bun tests/poker/regenerate-row-offsets.ts
+import { computeRowOffsets, rankKeySum } from "../../packages/poker-core/src/evaluator-keys.ts";
+import { forEachRankMultiset } from "../../packages/poker-core/src/evaluator-classes.ts";
 
 const keys: number[] = [];
 for (const size of [5, 6, 7]) forEachRankMultiset(size, (counts) => keys.push(rankKeySum(counts)));
@@ -11,5 +11,5 @@ const lines = [
   `export const ROW_OFFSETS = new Int32Array([${Array.from(offsets).join(",")}]);`,
   "",
 ];
-await Bun.write(new URL("../../src/poker/evaluator-row-offsets.ts", import.meta.url), lines.join("\n"));
+await Bun.write(new URL("../../packages/poker-core/src/evaluator-row-offsets.ts", import.meta.url), lines.join("\n"));
 console.log(`rows ${offsets.length}, keys ${keys.length}`);

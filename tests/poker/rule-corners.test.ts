@@ -84,3 +84,13 @@ describe("PHH that a strict reader replays as written", () => {
     expect(replayPhh(phh).finishingStacks).toEqual(phh.finishing_stacks!);
   });
 });
+
+test("a big blind posted short (Robert's Rules of Poker, Button and Blind Use, rule 1): the others call the full big blind and raise from it", () => {
+  // Blinds 5/10; seat 2 is the big blind with only 4 chips. Seat 0 (first to act) must call 10, not 4,
+  // and may raise to at least 20; the small blind completes to 10.
+  const state = table([100, 100, 4], 0, { smallBlind: 5, bigBlind: 10 });
+  expect(state.events).toContainEqual({ type: "blind", seat: 2, blind: "big", amount: 4, allIn: true });
+  expect(legalActions(state)).toMatchObject({ actor: 0, callAmount: 10, minRaiseTo: 20 });
+  play(state, [[0, "call"]]);
+  expect(legalActions(state)).toMatchObject({ actor: 1, callAmount: 5, minRaiseTo: 20 });
+});

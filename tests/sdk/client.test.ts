@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 async function tableWith(botIds: string[], maxHands: number) {
-  const table = await server.api("POST", "/api/tables", { token, body: { maxPlayers: botIds.length, maxHands, seed: "sdk" } });
+  const table = await server.api("POST", "/api/tables", { token, body: { maxPlayers: botIds.length, maxHands } });
   for (const botId of botIds) {
     const joined = await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token, body: { botId } });
     expect(joined.status).toBe(201);

@@ -119,6 +119,26 @@ describe("hostile bodies: 400 VALIDATION_ERROR naming the field, no state change
     expect(await snapshot()).toEqual(before);
   });
 
+  test("regression (chunked body): a body without a length is read no further than MAX_BODY_BYTES before the 413", async () => {
+    const before = await snapshot();
+    let sent = 0;
+    const chunk = new TextEncoder().encode("x".repeat(16 * 1024));
+    // An endless body: a server that buffered it all would never answer.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await h.app.handle(
+      new Request("http://localhost/api/bots", { method: "POST", body, headers: { "content-type": "application/json", authorization: `Bearer ${dev.token}` } }),
+    );
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as any).error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(sent).toBeLessThanOrEqual(h.config.maxBodyBytes + 4 * chunk.byteLength);
+    expect(await snapshot()).toEqual(before);
+  });
+
   test("query strings: huge, negative, non-integer and unknown parameters are 400", async () => {
     for (const query of ["limit=0", "limit=-1", "limit=1.5", "limit=1e400", "limit=NaN", "limit=99999999999999999999", "foo=1", "before="]) {
       const response = await h.call("GET", `/api/me/transactions?${query}`, { token: dev.token });

@@ -6,7 +6,7 @@ import { createApp } from "../../src/app";
 import { openDatabase } from "../../src/db";
 import { ManualClock } from "../../src/lib/clock";
 import { harnessFor, testConfig, TEST_ENV } from "../support/app";
-import { spawnMain } from "../support/process";
+import { ROOT, spawnMain } from "../support/process";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
@@ -25,7 +25,7 @@ describe("embedded PGlite (what a newcomer gets)", () => {
     const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret: "s", clock, log: () => {} });
     const h = harnessFor(app, database, clock, config);
     try {
-      expect((await h.call("GET", "/health")).body).toEqual({ status: "ok", db: "pglite" });
+      expect((await h.call("GET", "/health")).body).toMatchObject({ status: "ok", db: "pglite", role: "single", peers: [] });
       const dev = await h.registerDeveloper();
       expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).body.newBalance).toBe(10_000);
       expect((await h.call("GET", "/api/me/balance", { token: dev.token })).body).toMatchObject({ balance: 10_000, canClaimFaucet: false });
@@ -42,7 +42,7 @@ describe("embedded PGlite (what a newcomer gets)", () => {
     const boot = () => spawnMain({ ...TEST_ENV, PGLITE_DIR: join(dir, "db"), DATABASE_URL: "" });
 
     const first = await boot();
-    expect(await (await fetch(`${first.url}/health`)).json()).toEqual({ status: "ok", db: "pglite" });
+    expect(await (await fetch(`${first.url}/health`)).json()).toMatchObject({ status: "ok", db: "pglite", role: "single", peers: [] });
     const registered = await fetch(`${first.url}/api/auth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -58,7 +58,29 @@ describe("embedded PGlite (what a newcomer gets)", () => {
     const balance = await fetch(`${second.url}/api/me/balance`, { headers: { authorization: `Bearer ${token}` } });
     expect(balance.status).toBe(200);
     expect(((await balance.json()) as { balance: number }).balance).toBe(10_000);
+
+    // One process per directory: a second server and the audit refuse at once while it runs, touching nothing.
+    const env = { ...process.env, ...TEST_ENV, PGLITE_DIR: join(dir, "db"), DATABASE_URL: "", PORT: "0" };
+    const refused = async (script: string) => {
+      const child = Bun.spawn(["bun", script], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+      const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+      return { code, stderr };
+    };
+    const audit = await refused("src/audit.ts");
+    expect(audit.code).toBe(2);
+    expect(audit.stderr).toContain(`is in use by process ${second.child.pid}`);
+    const another = await refused("src/main.ts");
+    expect(another.code).toBe(1);
+    expect(another.stderr).toContain("one process per PGlite directory");
+    expect(another.stderr).not.toContain("resumed");
     second.child.kill("SIGTERM");
     expect(await second.child.exited).toBe(0);
+    // Released on a clean stop; a SIGKILLed owner's lock is stale and taken over.
+    const auditAfter = await refused("src/audit.ts");
+    expect([auditAfter.code, auditAfter.stderr]).toEqual([0, ""]);
+    const third = await boot();
+    third.child.kill("SIGKILL");
+    await third.child.exited;
+    expect((await refused("src/audit.ts")).code).toBe(0);
   }, 60_000);
 });

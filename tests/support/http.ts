@@ -26,3 +26,18 @@ export async function callApi(
   } catch {}
   return { status: response.status, body, headers: response.headers };
 }
+
+/**
+ * Every item of a paged list whose pages name the next one in a `Link: <path>; rel="next"`
+ * header (GET /api/matches/:id/hands): the `key` array of each page, concatenated.
+ */
+export async function allPages(url: string, path: string, key: string, options: { token?: string } = {}): Promise<any[]> {
+  const items: any[] = [];
+  for (let next: string | null = path; next !== null; ) {
+    const page = await callApi(url, "GET", next, options);
+    if (page.status !== 200) throw new Error(`GET ${next}: ${page.status} ${JSON.stringify(page.body)}`);
+    items.push(...page.body[key]);
+    next = /^<([^>]+)>; rel="next"$/.exec(page.headers.get("link") ?? "")?.[1] ?? null;
+  }
+  return items;
+}

@@ -94,7 +94,7 @@ describe("matches of built-in bots: record, stats, ledger and audit agree", () =
       }
       await h.app.services.tables.settled();
       const [match] = (await h.call("GET", `/api/matches?limit=1`)).body;
-      const hands = (await h.call("GET", `/api/matches/${match.matchId}/hands`)).body.hands;
+      const hands = (await h.call("GET", `/api/matches/${match.matchId}/hands`, { token: dev.token })).body.hands;
       runs.push(JSON.stringify(hands.map((hand: any) => [hand.board, hand.events.filter((e: any) => e.type === "hole_cards")])));
     }
     expect(runs[0]).toBe(runs[1]);

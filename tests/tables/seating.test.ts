@@ -164,6 +164,28 @@ describe("joining and leaving", () => {
     await h.expectAuditClean();
   });
 
+  test("regression: a bot that left mid-match may sit at another table of the same process once cashed out, while that match goes on", async () => {
+    const dev = await fundedDeveloper();
+    const long = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 3, maxHands: 100_000, smallBlind: 1, bigBlind: 2 } })).body.tableId;
+    const bots = [await bot(dev.token, "ra", "caller"), await bot(dev.token, "rb", "caller"), await bot(dev.token, "rc", "caller")];
+    for (const b of bots) expect((await h.call("POST", `/api/tables/${long}/join`, { token: dev.token, body: { botId: b } })).status).toBe(201);
+    expect((await h.call("POST", `/api/tables/${long}/leave`, { token: dev.token, body: { botId: bots[2] } })).body.status).toBe("leaving");
+    const other = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2 } })).body.tableId;
+    let joined: { status: number; body: any } | undefined;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      joined = await h.call("POST", `/api/tables/${other}/join`, { token: dev.token, body: { botId: bots[2] } });
+      if (joined.status === 201) break;
+      expect([joined.status, joined.body.error.code]).toEqual([409, "BOT_ALREADY_SEATED"]);
+      await Bun.sleep(25);
+    }
+    expect(joined!.status).toBe(201);
+    expect((await h.call("GET", `/api/tables/${long}`)).body.status).toBe("running");
+    for (const b of bots.slice(0, 2)) await h.call("POST", `/api/tables/${long}/leave`, { token: dev.token, body: { botId: b } });
+    expect((await h.call("POST", `/api/tables/${other}/leave`, { token: dev.token, body: { botId: bots[2] } })).body.status).toBe("left");
+    await h.app.services.tables.settled();
+    await h.expectAuditClean();
+  });
+
   test("40 concurrent joins across 40 tables on a balance for 10: exactly 10 seated, the rest 402", async () => {
     const dev = await fundedDeveloper(); // 10,000 = ten buy-ins of 1,000
     const tableIds = await Promise.all(

@@ -1,4 +1,5 @@
 /** CLI: register, login, whoami, faucet, balance. */
+import { fromNow } from "../suggest";
 import { Api, ApiError } from "../api";
 import { str, type FlagSpec } from "../args";
 import { need, SERVER_FLAG, type Command } from "../command";
@@ -64,12 +65,12 @@ export const faucet: Command = {
   async run(ctx, parsed) {
     try {
       const result = await ctx.api(parsed).request("POST", "/api/me/balance/faucet", undefined, { auth: true });
-      ctx.out(`claimed ${result.amount} credits · balance ${result.newBalance} · next claim from ${result.nextClaimAt}`);
+      ctx.out(`claimed ${result.amount} credits · balance ${result.newBalance} · next claim ${fromNow(result.nextClaimAt)}`);
       return 0;
     } catch (error) {
       if (error instanceof ApiError && error.code === "FAUCET_COOLDOWN") {
         const body = error.body as { newBalance: number; nextClaimAt: string };
-        ctx.err(`the faucet is cooling down: next claim from ${body.nextClaimAt} · balance ${body.newBalance}`);
+        ctx.err(`the faucet is cooling down: next claim ${fromNow(body.nextClaimAt)} · balance ${body.newBalance}`);
         return 1;
       }
       throw error;
@@ -84,7 +85,7 @@ export const balance: Command = {
   flags: SERVER_FLAG,
   async run(ctx, parsed) {
     const result = await ctx.api(parsed).request("GET", "/api/me/balance", undefined, { auth: true });
-    ctx.out(`balance ${result.balance} credits · faucet ${result.canClaimFaucet ? "claimable now" : `claimable from ${result.nextFaucetClaim}`}`);
+    ctx.out(`balance ${result.balance} credits · faucet ${result.canClaimFaucet ? "claimable now" : `claimable ${fromNow(result.nextFaucetClaim)}`}`);
     return 0;
   },
 };

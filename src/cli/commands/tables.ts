@@ -1,11 +1,11 @@
 /** CLI: tables create, join, leave, list, show. */
-import { int, str, type FlagSpec } from "../args";
+import { bool, int, str, type FlagSpec } from "../args";
 import { botIdOf, need, SERVER_FLAG, tableIdOf, type Command } from "../command";
 
 export const tablesCreate: Command = {
   name: "create",
   summary: "Create a table; prints its id and remembers it as `last`.",
-  usage: "tables create [--max-players 2] [--max-hands 200] [--buy-in 1000] [--small-blind 5] [--big-blind 10]",
+  usage: "tables create [--max-players 2] [--max-hands 200] [--buy-in 1000] [--small-blind 5] [--big-blind 10] [--seed s] [--duplicate]",
   details: "The match starts as soon as every seat is taken (`tables join`).",
   flags: {
     "max-players": { kind: "string", value: "n", help: "seats, 2–10 (default 6)" },
@@ -14,7 +14,8 @@ export const tablesCreate: Command = {
     "small-blind": { kind: "string", value: "chips", help: "default 5" },
     "big-blind": { kind: "string", value: "chips", help: "default 10" },
     "action-timeout": { kind: "string", value: "ms", help: "per-action time for remote bots (default 2000)" },
-    seed: { kind: "string", value: "text", help: "deal from a seeded PRNG (replayable)" },
+    seed: { kind: "string", value: "text", help: "deal from a seeded PRNG (replayable; the table is then private to your bots)" },
+    duplicate: { kind: "boolean", help: "heads-up: every deal twice, seats swapped (variance control; private to your bots)" },
     ...SERVER_FLAG,
   },
   async run(ctx, parsed) {
@@ -24,6 +25,7 @@ export const tablesCreate: Command = {
       if (value !== undefined) body[field] = value;
     }
     if (str(parsed, "seed")) body.seed = str(parsed, "seed");
+    if (bool(parsed, "duplicate")) body.duplicate = true;
     const table = await ctx.api(parsed).request("POST", "/api/tables", body, { auth: true });
     ctx.config.lastTableId = table.tableId;
     ctx.save();

@@ -1,16 +1,17 @@
 import { Elysia } from "elysia";
+import { clientAddress, TRUST_NONE, type TrustProxy } from "../../lib/client-address";
 import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
-import type { RateLimiter } from "../../lib/rate-limit";
+import type { SharedRateLimiter } from "./shared-limiter";
 import { authPlugin, issueToken, type AuthOptions } from "../../plugins/auth";
 import { Developer, LoginBody, LoginResponse, RegisterBody, RegisterResponse } from "./model";
 import type { Identity } from "./service";
 
-/** Register and login are limited per client IP (brute force, account spam). */
-function limitByClientIp(limiter: RateLimiter) {
-  return ({ request, server }: { request: Request; server: { requestIP(r: Request): { address: string } | null } | null }) => {
-    const ip = server?.requestIP(request)?.address ?? "unknown";
-    const verdict = limiter.take(ip);
+/** Register and login are limited per client IP (brute force, account spam), one budget for the whole cluster. */
+function limitByClientIp(limiter: SharedRateLimiter, trustProxy: TrustProxy) {
+  return async ({ request, server }: { request: Request; server: { requestIP(r: Request): { address: string } | null } | null }) => {
+    const ip = clientAddress(server?.requestIP(request)?.address ?? "unknown", request.headers.get("x-forwarded-for"), trustProxy);
+    const verdict = await limiter.take(ip);
     if (!verdict.allowed) {
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
       throw new AppError(429, "RATE_LIMITED", `Too many attempts from this address; retry in ${seconds} s`, { retryAfterSeconds: seconds }, {
@@ -20,8 +21,8 @@ function limitByClientIp(limiter: RateLimiter) {
   };
 }
 
-export function authModule(identity: Identity, auth: AuthOptions, limiter: RateLimiter) {
-  const limited = limitByClientIp(limiter);
+export function authModule(identity: Identity, auth: AuthOptions, limiter: SharedRateLimiter, trustProxy: TrustProxy = TRUST_NONE) {
+  const limited = limitByClientIp(limiter, trustProxy);
   return new Elysia({ name: "module:auth" })
     .use(authPlugin(auth))
     .post(

@@ -1,10 +1,11 @@
-import { asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import { queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
 import { newId, newSecret, sha256Hex } from "../../lib/ids";
-import type { BuiltInStrategy } from "./model";
+import { BOT_PAGE_MAX, type BuiltInStrategy } from "./model";
+import { BotDirectory, type BotPage } from "./directory";
 
 export interface BotView {
   botId: string;
@@ -41,15 +42,25 @@ export function hashApiKey(apiKey: string): string {
 export class Bots {
   /** Looked up on every join, leave and rotation: prepared once. */
   private readonly byId;
+  private readonly directory: BotDirectory;
+  /** The old key is void: whatever socket it opened, on any node, is closed (set by the app). */
+  keyRotated: (botId: string) => void = () => {};
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Bots one developer may own (a flood of bots makes every list heavy). */
+    private readonly maxPerDeveloper = 200,
   ) {
+    this.directory = new BotDirectory(db);
     this.byId = db.select().from(bots).where(eq(bots.id, sql.placeholder("botId"))).prepare("bot_by_id");
   }
 
   async create(developerId: string, input: { name: string; description?: string; strategy?: BuiltInStrategy }) {
+    const [{ owned }] = await queryRows<{ owned: number }>(this.db, sql`select count(*)::int as owned from bots where developer_id = ${developerId}`);
+    if (owned >= this.maxPerDeveloper) {
+      throw errors.conflict("TOO_MANY_BOTS", `A developer may own at most ${this.maxPerDeveloper} bots`, { limit: this.maxPerDeveloper });
+    }
     const apiKey = newSecret("pbk");
     const now = this.clock.now();
     const inserted = await this.db
@@ -72,11 +83,10 @@ export class Bots {
     return { ...toBotView(record), strategy: record.strategy, apiKey };
   }
 
-  async list(page: { limit?: number; offset?: number } = {}): Promise<BotView[]> {
-    let query = this.db.select().from(bots).orderBy(asc(bots.createdAt), asc(bots.id)).$dynamic();
-    if (page.limit !== undefined) query = query.limit(page.limit);
-    if (page.offset !== undefined) query = query.offset(page.offset);
-    return (await query).map((row) => toBotView(toRecord(row)));
+  /** GET /api/bots: the whole list (kept by the directory) or one page of it. */
+  list(query: { limit?: number; offset?: number; after?: string }): Promise<BotPage> {
+    if (query.limit === undefined && query.offset === undefined && query.after === undefined) return this.directory.all();
+    return this.directory.page(query.limit ?? BOT_PAGE_MAX, query.after, query.offset ?? 0);
   }
 
   /** The caller's own bots, oldest first, with their strategy. */
@@ -86,6 +96,13 @@ export class Bots {
       const record = toRecord(row);
       return { ...toBotView(record), strategy: record.strategy };
     });
+  }
+
+  /** Names of these bots, by id (unknown ids are left out). */
+  async namesOf(botIds: string[]): Promise<Record<string, string>> {
+    if (botIds.length === 0) return {};
+    const rows = await this.db.select({ id: bots.id, name: bots.name }).from(bots).where(inArray(bots.id, botIds));
+    return Object.fromEntries(rows.map((row) => [row.id, row.name]));
   }
 
   async find(botId: string): Promise<BotRecord> {
@@ -109,6 +126,7 @@ export class Bots {
     await this.findOwned(developerId, botId);
     const apiKey = newSecret("pbk");
     await this.db.update(bots).set({ apiKeyHash: hashApiKey(apiKey) }).where(eq(bots.id, botId));
+    this.keyRotated(botId);
     return { botId, apiKey };
   }
 }

@@ -1,3 +1,4 @@
+import { leaseHolds, type FenceToken } from "../cluster/lease";
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
 import { queryRows, retryOnConflict, violatesConstraint, type Queryable, type Tx } from "../../db";
@@ -15,6 +16,8 @@ export interface LedgerRefs {
   botId?: string | null;
   tableId?: string | null;
   matchId?: string | null;
+  /** Seat moves of a table: land only while the hosting node's lease stands (fencing). */
+  fence?: FenceToken | null;
 }
 
 /** Where a buy-in's chips sit: the seat number at the table (unique among its open seats). */
@@ -116,7 +119,7 @@ export async function buyInInDb(
       db,
       sql`with debited as (
             update developers set balance = balance - ${amount}::bigint
-            where id = ${developerId} and balance >= ${amount}::bigint returning balance
+            where id = ${developerId} and balance >= ${amount}::bigint and ${fenceHolds(refs.fence, refs.tableId)} returning balance
           ), opened as (
             insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at)
             select ${seatId}, ${developerId}, ${botId}::text, ${tableId}::text, ${position}::int, ${amount}::bigint, ${amount}::bigint, 'open', ${at}::timestamptz
@@ -138,6 +141,7 @@ export async function buyInInDb(
     throw errors.conflict("TABLE_FULL", "That seat was just taken", { position });
   }
   if (row!.balance === null) {
+    await refuseIfFenced(db, refs.fence, refs.tableId);
     const current = await readAccount(db, developerId);
     throw errors.insufficientBalance(current.balance, amount);
   }
@@ -178,7 +182,7 @@ export async function cashoutWithin(
     db,
     sql`with closed as (
           update seats set status = 'closed', chips = 0, cashout = ${chips}::bigint, closed_at = ${at}::timestamptz
-          where id = ${seatId} and developer_id = ${developerId} and status = 'open' returning bot_id, table_id
+          where id = ${seatId} and developer_id = ${developerId} and status = 'open' and ${fenceHolds(refs.fence, refs.tableId)} returning bot_id, table_id
         ), credited as (
           update developers set balance = balance + ${chips}::bigint
           where id = ${developerId} and exists (select 1 from closed) returning balance
@@ -191,8 +195,21 @@ export async function cashoutWithin(
         )
         select (select balance from credited)::text as balance, (select id from recorded) as recorded`,
   );
-  if (row.balance === null) throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
+  if (row.balance === null) {
+    await refuseIfFenced(db, refs.fence, refs.tableId);
+    throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
+  }
   return { balance: Number(row.balance), transactionId };
+}
+
+const fenceHolds = (fence: FenceToken | null | undefined, tableId?: string | null) => (fence ? leaseHolds(fence, tableId) : sql`true`);
+
+async function refuseIfFenced(db: Queryable, fence: FenceToken | null | undefined, tableId?: string | null): Promise<void> {
+  if (!fence) return;
+  const rows = await queryRows(db, sql`select ${leaseHolds(fence, tableId)} as holds`);
+  if (!(rows[0] as { holds: boolean }).holds) {
+    throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "This node no longer hosts the table (its lease was taken over): retry", undefined, { "Retry-After": "2" });
+  }
 }
 
 export async function readAccount(db: Queryable, developerId: string) {

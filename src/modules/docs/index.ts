@@ -57,6 +57,10 @@ export function docsModule() {
             { name: "identity", description: "Developer accounts and tokens" },
             { name: "bots", description: "Bot registration and api keys" },
             { name: "credits", description: "Balance, faucet and the transaction ledger" },
+            { name: "tables", description: "Tables, seats and live watching" },
+            { name: "matches", description: "Match records, hand histories and deck fairness" },
+            { name: "stats", description: "The brief's per-bot statistics and netChips leaderboard" },
+            { name: "ratings", description: "Skill ratings with uncertainty (OpenSkill) and win rates with confidence intervals" },
           ],
           components: {
             securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },

@@ -30,8 +30,23 @@ export const MatchListQuery = t.Object(
   { additionalProperties: false },
 );
 
+/** Hands per page: JSON pages are built in memory, PHH pages are streamed (so may be longer). */
+export const HANDS_PAGE = { json: { default: 200, max: 1_000 }, phh: { default: 10_000, max: 10_000 } } as const;
+
 export const HandsQuery = t.Object(
-  { format: t.Optional(oneOf(["json", "phh"] as const, { description: "json (default) or phh: PHH text (TOML), one table per hand" })) },
+  {
+    format: t.Optional(oneOf(["json", "phh"] as const, { description: "json (default) or phh: PHH text (TOML), one table per hand" })),
+    limit: t.Optional(
+      queryInteger("limit", {
+        minimum: 1,
+        maximum: HANDS_PAGE.phh.max,
+        description: `Hands per page. JSON: default ${HANDS_PAGE.json.default}, at most ${HANDS_PAGE.json.max}. PHH: default and at most ${HANDS_PAGE.phh.max}`,
+      }),
+    ),
+    after: t.Optional(
+      queryInteger("after", { minimum: 0, maximum: 1_000_000_000, description: "Cursor: only hands numbered above this (the last hand number of the previous page)" }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -44,11 +59,25 @@ export const HandHistory = t.Object(
     players: t.Array(t.Object({ seat: t.Integer(), botId: t.String(), startingStack: t.Integer(), finalStack: t.Integer() })),
     board: t.Array(t.String()),
     events: t.Array(t.Record(t.String(), t.Unknown()), {
-      description: "Every event in order: ante, blind, hole_cards (per seat), action, street, uncalled_returned, show, muck, pot_awarded, hand_finished. Cards as strings (\"As\").",
+      description: "Every event in order: ante, blind, hole_cards (per seat), action, street, uncalled_returned, show, muck, pot_awarded, hand_finished. Cards as strings (\"As\"); a hole_cards event of a hand the reader may not see has `cards: null`.",
     }),
     pots: t.Array(t.Object({ amount: t.Integer(), eligible: t.Array(t.Integer()), winners: t.Array(t.Integer()), shares: t.Array(t.Integer()) })),
   },
   { title: "HandHistory" },
 );
 
-export const MatchHands = t.Object({ matchId: t.String(), hands: t.Array(HandHistory) });
+export const MatchHands = t.Object({
+  matchId: t.String(),
+  seeded: t.Boolean({ description: "Dealt from a seed: never counted toward statistics, the leaderboard or ratings" }),
+  hands: t.Array(HandHistory),
+});
+
+export const Fairness = t.Object(
+  {
+    matchId: t.String(),
+    deckCommitment: t.String({ description: "Lowercase hex SHA-256 of the secret's bytes, published at match start" }),
+    deckSecret: t.String({ description: "The 256-bit secret, lowercase hex" }),
+    algorithm: t.String({ description: "How each hand's deck derives from (secret, hand number): see docs/FAIRNESS.md" }),
+  },
+  { title: "Fairness" },
+);

@@ -1,19 +1,31 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import { anyOf, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
-import { formatCard } from "../../poker/cards";
+import { formatCard, UNKNOWN_CARD } from "../../poker/cards";
+import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
 import { phhOfHands, type StoredHand } from "../tables/hand-history";
+import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
 type MatchRow = typeof matches.$inferSelect;
 
+/** A page of a match's hands: those numbered above `after`, at most `limit`. */
+export interface HandsPage {
+  after: number;
+  limit: number;
+}
+
+/** Hands read and formatted per step of a PHH stream. */
+const PHH_BATCH = 200;
+
 const CARD_FIELDS = new Set(["cards", "board"]);
 
-/** Card ids become strings ("As") for people and bots reading histories. */
+/** Card ids become strings ("As") for people and bots reading histories; hidden hole cards are null. */
 function withCardNames(event: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event)) {
-    out[key] = CARD_FIELDS.has(key) && Array.isArray(value) ? value.map((c) => formatCard(c as number)) : value;
+    if (!CARD_FIELDS.has(key) || !Array.isArray(value)) out[key] = value;
+    else out[key] = value.includes(UNKNOWN_CARD) ? null : value.map((c) => formatCard(c as number));
   }
   return out;
 }
@@ -42,33 +54,101 @@ export class Matches {
   }
 
   async get(matchId: string) {
-    const rows = await this.db.select().from(matches).where(and(eq(matches.id, matchId), eq(matches.status, "completed")));
-    if (rows.length === 0) throw errors.notFound("Match");
-    return (await this.withPlayers(rows))[0];
+    return (await this.withPlayers([await this.completedRow(matchId)]))[0];
   }
 
-  async hands(matchId: string) {
-    await this.get(matchId);
-    const rows = await this.db.select().from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number));
-    return rows.map((row) => row.history as StoredHand);
+  /**
+   * What `viewerId` may see of a match's hands: anonymous readers and rivals get the hole cards
+   * that were shown down; a developer also gets their own bots' cards (all of them when every
+   * bot in the match is theirs).
+   */
+  async visibilityFor(matchId: string, viewerId: string | null): Promise<Visibility> {
+    if (viewerId === null) return PUBLIC;
+    const own = await this.db
+      .select({ botId: matchPlayers.botId })
+      .from(matchPlayers)
+      .where(and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.developerId, viewerId)));
+    return { ownBots: new Set(own.map((row) => row.botId)) };
   }
 
-  async handsJson(matchId: string) {
-    const stored = await this.hands(matchId);
+  /** Up to `limit` hands after hand number `after`, in order (`number` is the key; the cursor), as `visibility` shows them. */
+  private async handRows(matchId: string, after: number, limit: number, visibility: Visibility): Promise<Array<{ number: number; hand: StoredHand }>> {
+    const rows = await this.db
+      .select({ number: hands.number, history: hands.history })
+      .from(hands)
+      .where(and(eq(hands.matchId, matchId), gt(hands.number, after)))
+      .orderBy(asc(hands.number))
+      .limit(limit);
+    return rows.map((row) => ({ number: row.number, hand: visibleHand(row.history as StoredHand, visibility) }));
+  }
+
+  /** One page of hands as JSON; `next` is the cursor of the following page when more remain. */
+  async handsJson(matchId: string, page: HandsPage, viewerId: string | null = null) {
+    const match = await this.completedRow(matchId);
+    const rows = await this.handRows(matchId, page.after, page.limit + 1, await this.visibilityFor(matchId, viewerId));
+    const more = rows.length > page.limit;
+    if (more) rows.pop();
     return {
-      matchId,
-      hands: stored.map(({ config: _config, ...hand }) => ({
-        ...hand,
-        board: hand.board.map(formatCard),
-        events: hand.events.map((event) => withCardNames(event as unknown as Record<string, unknown>)),
-      })),
+      body: {
+        matchId,
+        seeded: match.config.seed !== undefined,
+        hands: rows.map(({ hand: { config: _config, ...hand } }) => ({
+          ...hand,
+          board: hand.board.map(formatCard),
+          events: hand.events.map((event) => withCardNames(event as unknown as Record<string, unknown>)),
+        })),
+      },
+      next: more ? rows[rows.length - 1].number : null,
     };
   }
 
-  /** PHH "hand history set" text: one TOML table per hand, named by its number. */
-  async handsPhh(matchId: string): Promise<string> {
-    const stored = await this.hands(matchId);
-    return phhOfHands(matchId, stored);
+  /**
+   * One page of hands as PHH "hand history set" text (one TOML table per hand, named by its
+   * number), streamed: hands are read and formatted PHH_BATCH at a time as the client reads,
+   * so neither the text nor the rows of a long match are ever held at once.
+   */
+  async handsPhh(matchId: string, page: HandsPage, viewerId: string | null = null): Promise<{ stream: ReadableStream<Uint8Array>; next: number | null }> {
+    const match = await this.completedRow(matchId);
+    const visibility = await this.visibilityFor(matchId, viewerId);
+    // The page's last hand number, and whether any hand follows it, decide the Link before streaming.
+    const edge = await this.db
+      .select({ number: hands.number })
+      .from(hands)
+      .where(and(eq(hands.matchId, matchId), gt(hands.number, page.after)))
+      .orderBy(asc(hands.number))
+      .offset(page.limit - 1)
+      .limit(2);
+    const last = edge[0]?.number ?? Number.MAX_SAFE_INTEGER;
+    const set = { matchId, tableId: match.tableId, seeded: match.config.seed !== undefined, seatCount: match.config.maxPlayers };
+    const encoder = new TextEncoder();
+    let cursor = page.after;
+    let first = true;
+    const stream = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        const batch = (await this.handRows(matchId, cursor, PHH_BATCH, visibility)).filter((row) => row.number <= last);
+        if (batch.length === 0) return controller.close();
+        cursor = batch[batch.length - 1].number;
+        const text = phhOfHands(set, batch.map((row) => row.hand));
+        controller.enqueue(encoder.encode(first ? text : `\n${text}`));
+        first = false;
+        if (cursor >= last) controller.close();
+      },
+    });
+    return { stream, next: edge.length === 2 ? last : null };
+  }
+
+  /** The deck secret of a completed match, with its commitment: anyone can re-derive every card. */
+  async fairness(matchId: string) {
+    const row = await this.completedRow(matchId);
+    if (row.deckSecret === null || row.deckCommitment === null) throw errors.notFound("Fairness record (a seeded match deals from its seed)");
+    const algorithm = row.config.duplicate ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
+    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm };
+  }
+
+  private async completedRow(matchId: string): Promise<MatchRow> {
+    const rows = await this.db.select().from(matches).where(and(eq(matches.id, matchId), eq(matches.status, "completed")));
+    if (rows.length === 0) throw errors.notFound("Match");
+    return rows[0];
   }
 
   private async withPlayers(rows: MatchRow[]) {

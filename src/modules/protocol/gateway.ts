@@ -23,6 +23,17 @@ export interface PendingRequest {
   timer: unknown;
 }
 
+/** What the gateway needs of the cluster: see BotRelay. */
+export interface GatewayRelay {
+  toBot(botId: string, message: ServerMessage): void;
+  forwardAnswer(botId: string, message: Record<string, unknown>): Promise<ServerMessage | null>;
+  socketOpened(botId: string): void;
+  socketClosed(botId: string): void;
+  socketGone(botId: string): void;
+  listen(botId: string): void;
+  stopListening(botId: string): void;
+}
+
 /** Supplies a reconnecting bot with the current state of its table, if it sits at one. */
 export type SnapshotProvider = (botId: string) => ServerMessage | null;
 
@@ -36,6 +47,8 @@ export class BotGateway {
   private readonly botBySocket = new Map<string, string>();
   private readonly pendingByBot = new Map<string, PendingRequest>();
   snapshotProvider: SnapshotProvider = () => null;
+  /** Reaches bots whose socket is on another node (set when the node joins its cluster). */
+  relay: GatewayRelay | undefined;
 
   /**
    * `limiter` bounds what a bot may send besides answers to its open request: answering is never
@@ -66,6 +79,40 @@ export class BotGateway {
     if (snapshot) safeSend(socket, snapshot);
     const pending = this.pendingByBot.get(botId);
     if (pending) safeSend(socket, pending.message);
+    // Other nodes close their socket for this bot; its table's host (if elsewhere) re-sends the state.
+    this.relay?.socketOpened(botId);
+  }
+
+  /** Another node now holds this bot's socket: close ours without counting it as a disconnect. */
+  dropReplaced(botId: string): void {
+    const socket = this.socketsByBot.get(botId);
+    if (!socket) return;
+    this.socketsByBot.delete(botId);
+    this.botBySocket.delete(socket.id);
+    this.relay?.socketGone(botId);
+    safeSend(socket, { type: "error", code: "REPLACED", message: "Another connection for this bot took over" });
+    try {
+      socket.close(4000, "replaced by a new connection");
+    } catch {}
+  }
+
+  /** The bot's api key was rotated: a socket opened with the old key is closed (code 4001). */
+  revoke(botId: string): void {
+    const socket = this.socketsByBot.get(botId);
+    if (!socket) return;
+    safeSend(socket, { type: "error", code: "KEY_ROTATED", message: "This bot's api key was rotated: connect again with the new key" });
+    try {
+      socket.close(4001, "api key rotated");
+    } catch {}
+  }
+
+  /** The bot reconnected on another node: send it what a local reconnect gets (snapshot, open request). */
+  resendState(botId: string): void {
+    if (this.socketsByBot.has(botId)) return;
+    const snapshot = this.snapshotProvider(botId);
+    if (snapshot) this.send(botId, snapshot);
+    const pending = this.pendingByBot.get(botId);
+    if (pending) this.send(botId, pending.message);
   }
 
   /** A disconnect answers the open request at once with "no answer" (check, else fold). */
@@ -76,12 +123,26 @@ export class BotGateway {
     if (this.socketsByBot.get(botId)?.id === socket.id) {
       this.socketsByBot.delete(botId);
       this.settle(botId, null);
+      this.relay?.socketClosed(botId);
     }
   }
 
+  /** To the bot's socket here, else to whichever node holds it. */
   send(botId: string, message: ServerMessage): void {
     const socket = this.socketsByBot.get(botId);
     if (socket) safeSend(socket, message);
+    else this.relay?.toBot(botId, message);
+  }
+
+  /** A message relayed from the node holding the bot's socket: delivered only if the socket is here. */
+  deliverLocally(botId: string, message: ServerMessage): void {
+    const socket = this.socketsByBot.get(botId);
+    if (socket) safeSend(socket, message);
+  }
+
+  /** The bot's table is over (or the bot left): stop listening for its answers from other nodes. */
+  forget(botId: string): void {
+    if (!this.pendingByBot.has(botId)) this.relay?.stopListening(botId);
   }
 
   /**
@@ -103,6 +164,7 @@ export class BotGateway {
         if (this.pendingByBot.get(botId)?.requestId === requestId) this.settle(botId, null);
       }, wait);
       this.pendingByBot.set(botId, { requestId, botId, message, check, resolve, timer });
+      this.relay?.listen(botId);
       this.send(botId, message);
     });
   }
@@ -119,7 +181,10 @@ export class BotGateway {
     const message = parseMessage(raw);
     const pending = this.pendingByBot.get(botId);
     const answersOpenRequest = message?.type === "action" && pending !== undefined && message.requestId === pending.requestId;
-    if (!answersOpenRequest && this.limiter) {
+    // An action with no request open here may answer one the table's host (another node) sent:
+    // it is forwarded unlimited, and charged to the limit only if the host refuses it.
+    const relayedAnswer = message?.type === "action" && pending === undefined && this.relay !== undefined;
+    if (!answersOpenRequest && !relayedAnswer && this.limiter) {
       const verdict = this.limiter.take(botId);
       if (!verdict.allowed) {
         safeSend(socket, { type: "error", code: "RATE_LIMITED", message: "Too many messages: this one was dropped", retryAfterMs: verdict.retryAfterMs });
@@ -138,22 +203,51 @@ export class BotGateway {
       safeSend(socket, { type: "error", code: "UNKNOWN_TYPE", message: `Unknown message type "${String(message.type)}"` });
       return;
     }
-    if (!pending || !answersOpenRequest) {
-      safeSend(socket, {
+    if (!pending && this.relay) {
+      // The request, if any, was sent by the host of the bot's table on another node.
+      void this.relay.forwardAnswer(botId, message).then((reply) => {
+        if (!reply) return;
+        this.limiter?.take(botId);
+        safeSend(socket, reply);
+      });
+      return;
+    }
+    const reply = this.answer(botId, message);
+    if (!reply) return;
+    // Illegal answers to the open request count against the bot's message budget: past it, the
+    // request is answered for the bot (check, else fold) instead of being checked again and again.
+    if (answersOpenRequest && reply.code === "ILLEGAL_ACTION" && this.limiter && !this.limiter.take(botId).allowed) {
+      safeSend(socket, { type: "error", code: "RATE_LIMITED", message: "Too many illegal answers: this request was answered for you (check, else fold)" });
+      this.settle(botId, null);
+      return;
+    }
+    safeSend(socket, reply);
+  }
+
+  /**
+   * An `action` message for the bot's open request, from its socket here or relayed from another
+   * node: settles the request, or returns the error to send back (stale or illegal answer).
+   */
+  answer(botId: string, message: Record<string, unknown>): ServerMessage | null {
+    const pending = this.pendingByBot.get(botId);
+    if (!pending || message.requestId !== pending.requestId) {
+      return {
         type: "error",
         code: "STALE_REQUEST",
         requestId: typeof message.requestId === "string" ? message.requestId.slice(0, 64) : null,
         message: "No open action request with this requestId (late, duplicate or unknown): ignored",
-      });
-      return;
+      };
     }
     const action = toPlayerAction(message);
     const problem = action ? pending.check(action) : "action must be fold, check, call or raise (raise with an integer amount)";
-    if (!action || problem) {
-      safeSend(socket, { type: "error", code: "ILLEGAL_ACTION", requestId: pending.requestId, message: problem });
-      return;
-    }
+    if (!action || problem) return { type: "error", code: "ILLEGAL_ACTION", requestId: pending.requestId, message: problem };
     this.settle(botId, { action, answeredAt: this.clock.now() });
+    return null;
+  }
+
+  /** The bot's socket on another node closed: as a local disconnect, its open request is answered "no answer". */
+  relayedDisconnect(botId: string): void {
+    if (!this.socketsByBot.has(botId)) this.settle(botId, null);
   }
 
   private settle(botId: string, answer: { action: PlayerAction; answeredAt: number } | null): void {

@@ -4,8 +4,8 @@ import { bearerToken } from "../../plugins/auth";
 import type { Bots } from "../bots/service";
 import type { BotGateway } from "./gateway";
 
-/** Largest frame a bot may send; anything bigger is refused by the server. */
-const MAX_FRAME_BYTES = 16 * 1024;
+/** Largest frame a bot or a spectator may send; anything bigger closes the socket (1009). */
+export const MAX_FRAME_BYTES = 16 * 1024;
 
 /**
  * The bot protocol endpoint (SPEC §7): `GET /api/bots/connect` upgraded to a WebSocket, the bot
@@ -27,7 +27,6 @@ export function protocolModule(bots: Bots, gateway: BotGateway) {
     .ws("/api/bots/connect", {
     botApiKey: true,
     query: t.Object({ apiKey: t.Optional(t.String({ maxLength: 200 })) }),
-    maxPayloadLength: MAX_FRAME_BYTES,
     idleTimeout: 120,
     open(ws) {
       const { bot } = ws.data;

@@ -1,7 +1,7 @@
 import { formatCard } from "../../poker/cards";
 import { describeHand } from "../../poker/evaluator";
 import type { HandEvent, HandState, LegalActions } from "../../poker/hand-types";
-import type { TableRuntime } from "../tables/runtime";
+import { isSeeded, publicConfig, type TableRuntime } from "../tables/runtime";
 import type { ServerMessage } from "./gateway";
 
 /** Cards travel as strings ("As", "Td") in the protocol. */
@@ -35,7 +35,9 @@ export function matchStartedMessage(table: TableRuntime, position: number | null
     type: "match_started",
     tableId: table.tableId,
     matchId: table.matchId,
-    config: table.config,
+    config: publicConfig(table.config),
+    seeded: isSeeded(table.config),
+    deckCommitment: table.deckCommitment,
     ...(position === null ? {} : { yourSeat: position }),
     seats: [...table.seats.values()].map((s) => ({ seat: s.position, botId: s.botId, stack: s.chips })),
   };
@@ -137,7 +139,8 @@ export function snapshotMessage(table: TableRuntime, botId: string): ServerMessa
     tableId: table.tableId,
     matchId: table.matchId,
     status: table.status,
-    config: table.config,
+    config: publicConfig(table.config),
+    seeded: isSeeded(table.config),
     handNumber: table.handNumber,
     hand:
       state && !state.finished

@@ -21,7 +21,7 @@ export function statsModule(stats: Stats, leaderboardMinMatches: number) {
       detail: {
         tags: ["stats"],
         summary: "The leaderboard",
-        description: `Bots with at least LEADERBOARD_MIN_MATCHES (${leaderboardMinMatches}) matches, by netChips descending, then matchesPlayed descending, then botId. \`limit\` (default 100, max 500) and \`offset\` page through it.`,
+        description: `Bots with at least LEADERBOARD_MIN_MATCHES (${leaderboardMinMatches}) matches, by netChips descending, then matchesPlayed descending, then botId. \`limit\` (default 100, max 500) and \`offset\` page through it. Counts every unseeded completed match, self-play included (the brief defines it from each bot's statistics): a record of chips won, not a skill ranking — see GET /api/ratings, which no self-play or seeded match moves.`,
       },
     });
 }

@@ -36,8 +36,26 @@ export function handHistory(table: TableRuntime, inPlay: SeatRuntime[], hand: Ha
   };
 }
 
+/** What a PHH file says of the match its hands come from: the specification's fields where one exists, ours `_`-prefixed. */
+export interface PhhMatchFields {
+  matchId: string;
+  tableId?: string;
+  seatCount?: number;
+  seeded?: boolean;
+}
+
+function phhFields(match: PhhMatchFields, handNumber: number): Record<string, unknown> {
+  return {
+    hand: handNumber,
+    ...(match.tableId !== undefined ? { table: match.tableId } : {}),
+    ...(match.seatCount !== undefined ? { seat_count: match.seatCount } : {}),
+    _match: match.matchId,
+    ...(match.seeded ? { _seeded: true } : {}),
+  };
+}
+
 /** One hand's PHH text, rebuilt from its stored history. */
-function phhOfHand(matchId: string, hand: StoredHand): string {
+function phhOfHand(match: PhhMatchFields, hand: StoredHand): string {
   const finished: ExportableHand = {
     seats: hand.players.map((p) => p.seat),
     button: hand.players.findIndex((p) => p.seat === hand.button),
@@ -48,10 +66,10 @@ function phhOfHand(matchId: string, hand: StoredHand): string {
     finished: true,
   };
   const order = playersInPhhOrder(finished);
-  return exportPhh(finished, { players: order.map((p) => hand.players[p].botId), match: matchId, hand: hand.handNumber });
+  return exportPhh(finished, { players: order.map((p) => hand.players[p].botId), ...phhFields(match, hand.handNumber) });
 }
 
 /** A PHH hand history set (.phhs): one TOML table per hand, named by its number. */
-export function phhOfHands(matchId: string, hands: StoredHand[]): string {
-  return hands.map((hand) => `[${hand.handNumber}]\n${phhOfHand(matchId, hand).trimEnd()}\n`).join("\n");
+export function phhOfHands(match: PhhMatchFields, hands: StoredHand[]): string {
+  return hands.map((hand) => `[${hand.handNumber}]\n${phhOfHand(match, hand).trimEnd()}\n`).join("\n");
 }

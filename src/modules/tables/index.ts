@@ -1,11 +1,11 @@
 import { Elysia, t } from "elysia";
+import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { CreateTableBody, LeaveResult, Seat, SeatBody, Table, TableParams } from "./model";
-import type { Spectators } from "../protocol/spectators";
 import type { Tables } from "./service";
 
-export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthOptions) {
+export function tablesModule(tables: Tables, auth: AuthOptions) {
   return new Elysia({ name: "module:tables" })
     .use(authPlugin(auth))
     .post(
@@ -19,23 +19,29 @@ export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthO
         auth: true,
         parse: "json",
         body: CreateTableBody,
-        response: { 201: Table, ...errorResponses(400, 401) },
+        response: { 201: Table, ...errorResponses(400, 401, 409) },
         detail: {
           tags: ["tables"],
           summary: "Create a table",
           description:
-            "Defaults: buyIn DEFAULT_BUY_IN (1000), blinds 5/10, maxPlayers 6 (2–10), maxHands 200, actionTimeoutMs 2000. Rejected (400): non-integers, blinds ≤ 0, smallBlind > bigBlind, bigBlind > buyIn. The match starts when every seat is taken; one match per table.",
+            "409 TOO_MANY_OPEN_TABLES past MAX_OPEN_TABLES_PER_DEVELOPER (50) waiting or running tables of yours. Defaults: buyIn DEFAULT_BUY_IN (1000), blinds 5/10, maxPlayers 6 (2–10), maxHands 200, actionTimeoutMs 2000. `seed` (replays, tests) makes the table private: only your own bots may join, the seed is shown only to you, and its matches never count toward statistics, the leaderboard or ratings (whoever knows the seed knows every card). Rejected (400): non-integers, blinds ≤ 0, smallBlind > bigBlind, bigBlind > buyIn. The match starts when every seat is taken; one match per table.",
         },
       },
     )
     .get("/api/tables", () => tables.lobby(), {
       response: { 200: t.Array(Table) },
-      detail: { tags: ["tables"], summary: "The lobby: waiting and running tables", description: "Newest first, at most 500." },
+      detail: { tags: ["tables"], summary: "The lobby: waiting and running tables", description: "Newest first, at most 500. Never carries a seed; seeded (private) tables are listed with `seeded: true`. A waiting table nobody sits at expires after WAITING_TABLE_TTL_MS (1 h): status aborted, no longer listed." },
     })
-    .get("/api/tables/:tableId", ({ params }) => tables.get(params.tableId), {
+    .get("/api/tables/:tableId", ({ params, viewerId }) => tables.get(params.tableId, viewerId), {
+      optionalAuth: true,
       params: TableParams,
-      response: { 200: Table, ...errorResponses(404) },
-      detail: { tags: ["tables"], summary: "One table" },
+      response: { 200: Table, ...errorResponses(401, 404) },
+      detail: {
+        tags: ["tables"],
+        summary: "One table",
+        description:
+          "Public. `config.seed` is shown only to the table's creator (send your token); everyone else sees `seeded: true` and no seed. A bad token is a 401, not an anonymous read. Any node of a cluster answers with the live state from the table's host, or from the database (seats, status, hands recorded) when the host does not answer within a second.",
+      },
     })
     .post(
       "/api/tables/:tableId/join",
@@ -49,12 +55,12 @@ export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthO
         params: TableParams,
         parse: "json",
         body: SeatBody,
-        response: { 201: Seat, ...errorResponses(400, 401, 402, 403, 404, 409) },
+        response: { 201: Seat, ...errorResponses(400, 401, 402, 403, 404, 409, 503) },
         detail: {
           tags: ["tables"],
           summary: "Seat a bot (buy in)",
           description:
-            "The buy-in comes off the owner's balance (402 INSUFFICIENT_BALANCE when it does not cover it) in the same database transaction that opens the seat. 403 not your bot; 409 BOT_ALREADY_SEATED (a bot sits at one table at a time), TABLE_FULL, TABLE_NOT_JOINABLE (running, finished, or hosted by another server process).",
+            "Any node of a cluster answers: the join is carried to the table's host (same status codes and bodies; 503 TABLE_HOST_UNAVAILABLE with Retry-After while a dead host's tables are taken over). The buy-in comes off the owner's balance (402 INSUFFICIENT_BALANCE when it does not cover it) in the same database transaction that opens the seat. 403 not your bot; 403 SEEDED_TABLE_PRIVATE: the table deals from a seed and only its creator's bots may join (nothing is charged); 409 BOT_ALREADY_SEATED (a bot sits at one table at a time), TABLE_FULL, TABLE_NOT_JOINABLE (running or finished).",
         },
       },
     )
@@ -63,34 +69,40 @@ export function tablesModule(tables: Tables, spectators: Spectators, auth: AuthO
       params: TableParams,
       parse: "json",
       body: SeatBody,
-      response: { 200: LeaveResult, ...errorResponses(400, 401, 403, 404, 409) },
+      response: { 200: LeaveResult, ...errorResponses(400, 401, 403, 404, 409, 503) },
       detail: {
         tags: ["tables"],
         summary: "Take a bot off a table",
         description:
-          "Waiting table: the bot is cashed out at once (status left). Running match: the bot folds from now on, is removed at the end of the current hand and cashed out with its remaining chips (status leaving).",
+          "Waiting table: the bot is cashed out at once (status left). Running match: the bot folds from now on, is removed at the end of the current hand and cashed out with its remaining chips (status leaving). Any node of a cluster answers, as for a join (503 TABLE_HOST_UNAVAILABLE with Retry-After while a dead host's tables are taken over).",
       },
     })
     .ws("/api/tables/:tableId/watch", {
       params: TableParams,
       async open(ws) {
         const { tableId } = ws.data.params;
-        if (!tables.isHostedHere(tableId)) {
-          ws.send(JSON.stringify({ type: "error", code: "NOT_FOUND", message: "No live table with this id on this server" }));
+        const table = await tables.watch(tableId, ws).catch((error: unknown) => {
+          if (!(error instanceof AppError)) throw error;
+          ws.send(JSON.stringify({ type: "error", code: error.code, message: error.message }));
+          ws.close(4029, "too many spectators");
+          return undefined;
+        });
+        if (table === undefined) return;
+        if (!table) {
+          ws.send(JSON.stringify({ type: "error", code: "NOT_FOUND", message: "No live table with this id" }));
           ws.close(4004, "no such live table");
           return;
         }
-        spectators.add(tableId, ws);
-        ws.send(JSON.stringify({ type: "watching", table: await tables.get(tableId) }));
+        ws.send(JSON.stringify({ type: "watching", table }));
       },
       close(ws) {
-        spectators.remove(ws.data.params.tableId, ws);
+        tables.unwatch(ws.data.params.tableId, ws);
       },
       detail: {
         tags: ["tables"],
         summary: "Watch a table live (WebSocket)",
         description:
-          "No authentication. Streams the public messages of the table's match: match_started, hand_started (no hole cards), action, street, hand_ended (showdown cards only), match_ended; first a `watching` message with the table. Hole cards are never sent before showdown.",
+          "No authentication. Streams the public messages of the table's match: match_started, hand_started (no hole cards), action, street, hand_ended (showdown cards only), match_ended; first a `watching` message with the table. Hole cards are never sent before showdown. At most SPECTATORS_PER_TABLE (500) watchers per table on a node and SPECTATORS_PER_ADDRESS (20) sockets per client address: beyond, an `error` TOO_MANY_SPECTATORS and close code 4029. Any node of a cluster relays the table's messages from its host.",
       },
     });
 }

@@ -1,8 +1,10 @@
 import type { Db } from "../../db";
+import { isConnectionLost, transientCode, type RetryOptions } from "../../db/retry";
 import type { Clock } from "../../lib/clock";
 import type { MatchStore } from "./match-runner";
 import { emptyBatch, finishMatch, markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
 import type { TableRuntime } from "./runtime";
+import { FencedError, type FenceToken } from "../cluster/lease";
 
 /** Above this many unwritten hands, matches wait for the database (backpressure). */
 const MAX_PENDING_HANDS = 2_000;
@@ -18,15 +20,38 @@ export class HandJournal implements MatchStore {
   private draining: Promise<void> | null = null;
   private inFlight: Promise<void> = Promise.resolve();
   private readonly failures = new Map<string, unknown>();
+  /** A lost connection is waited out (writes are idempotent), not turned into aborted matches. */
+  private readonly retry: RetryOptions;
+  /** Told of every seat closure once it is written: the bot may sit elsewhere from then on. */
+  onSeatsClosed: (tableId: string, closures: SeatClosure[]) => void = () => {};
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: (message: string, error?: unknown) => void,
-  ) {}
+    /** This node's lease: every write lands only while it stands. */
+    private readonly fence: () => FenceToken | null = () => null,
+  ) {
+    this.retry = {
+      // A lost connection is worth an operator's attention; a deadlock or serialization conflict
+      // between concurrent writers is an expected outcome, simply run again.
+      onRetry: (error, attempt, delayMs) => {
+        if (isConnectionLost(error)) this.log(`database write failed (${transientCode(error)}); retrying in ${Math.round(delayMs)} ms (attempt ${attempt + 1})`);
+      },
+    };
+  }
 
   started(table: TableRuntime): Promise<void> {
-    return markMatchStarted(this.db, table.tableId, table.matchId!, table.config, new Date(table.startedAt!));
+    return markMatchStarted(
+      this.db,
+      table.tableId,
+      table.matchId!,
+      table.config,
+      new Date(table.startedAt!),
+      { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret },
+      this.fence(),
+      this.retry,
+    );
   }
 
   /** A write of this table's hands failed: its match must stop (and the table is aborted). */
@@ -66,7 +91,7 @@ export class HandJournal implements MatchStore {
     await this.inFlight;
     const failure = this.failures.get(outcome.tableId);
     if (failure) throw failure;
-    await finishMatch(this.db, outcome, last);
+    await finishMatch(this.db, outcome, last, this.fence(), this.retry);
   }
 
   /** Forget a table (its match ended or was aborted). */
@@ -96,10 +121,15 @@ export class HandJournal implements MatchStore {
         const batches = [...this.pending.values()];
         this.pending = new Map();
         this.pendingHands = 0;
-        const write = writeBatches(this.db, batches, new Date(this.clock.now()));
-        this.inFlight = write.catch(() => {});
+        const write = writeBatches(this.db, batches, new Date(this.clock.now()), this.fence(), this.retry);
+        this.inFlight = write.then(
+          () => {},
+          () => {},
+        );
         try {
-          await write;
+          const lost = await write;
+          for (const batch of lost) this.failures.set(batch.tableId, new FencedError(this.fence()!));
+          for (const batch of batches) if (!lost.includes(batch) && batch.closures.length > 0) this.onSeatsClosed(batch.tableId, batch.closures);
         } catch (error) {
           this.log(`writing ${batches.length} table batch(es) failed; their matches stop`, error);
           for (const batch of batches) this.failures.set(batch.tableId, error);

@@ -5,6 +5,7 @@ import { applyActionInPlace, legalActions, startHand } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { nextButton } from "../../poker/match";
 import { shuffleDeck, type Rng } from "../../poker/rng";
+import type { Card } from "../../poker/cards";
 import type { ServerMessage } from "../protocol/gateway";
 import type { Spectators } from "../protocol/spectators";
 import {
@@ -15,8 +16,9 @@ import {
 } from "../protocol/messages";
 import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from "./persistence";
 import { handHistory } from "./hand-history";
-import { chipsOnTable, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+import { chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, fallbackAction, STRATEGIES } from "./strategies";
+import { addHandResult } from "../ratings/skill";
 
 /** Where a match's hands and its end are written (the database, or memory for local play). */
 export interface MatchStore {
@@ -33,7 +35,10 @@ export type AskBot = (table: TableRuntime, state: HandState, legal: LegalActions
 
 export interface MatchDeps {
   clock: Clock;
+  /** Built-in bots' decisions, and the decks when `deckFor` is absent (seeded replays). */
   rng: Rng;
+  /** The deck of a hand by its number (provably fair deals: derived from the match's secret). */
+  deckFor?: (handNumber: number) => Card[];
   store: MatchStore;
   askBot: AskBot;
   /** Delivers a protocol message to a bot that is not a built-in. */
@@ -51,21 +56,26 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * maxHands, asks each seat's bot for its actions, and hands completed hands to the writer.
  */
 export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<void> {
-  const matchId = newId("m", deps.clock.now());
-  table.matchId = matchId;
-  table.startedAt = deps.clock.now();
+  // A table that already has its match is resuming it (its host died or restarted): same matchId.
+  const resuming = table.matchId !== null;
+  if (!resuming) {
+    table.matchId = newId("m", deps.clock.now());
+    table.startedAt = deps.clock.now();
+  }
+  const matchId = table.matchId!;
   table.status = "running";
-  await deps.store.started(table);
+  if (!resuming) await deps.store.started(table);
   const store = deps.store;
   const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
     store.record(table.tableId, matchId, hand, stacks, closures);
   const totalChips = chipsOnTable(table);
+  const announce = (position: number | null) => ({ ...matchStartedMessage(table, position), ...(resuming ? { type: "match_resumed", handsPlayed: handsPlayedAt(table) } : {}) });
   for (const seat of seatsInOrder(table)) {
-    if (seat.strategy === null) deps.notify(seat.botId, matchStartedMessage(table, seat.position));
+    if (seat.strategy === null) deps.notify(seat.botId, announce(seat.position));
   }
-  deps.spectators?.send(table.tableId, matchStartedMessage(table, null));
+  deps.spectators?.send(table.tableId, announce(null));
 
-  while (table.handNumber < table.config.maxHands) {
+  while (handsPlayedAt(table) < table.config.maxHands) {
     if (table.stopRequested) throw new Error("the server is shutting down");
     const departing = removeSeats(table, (s) => s.leaving || s.chips === 0);
     if (departing.length > 0) record(null, new Map(), departing);
@@ -97,18 +107,20 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   await store.finish({
     matchId,
     tableId: table.tableId,
-    handsPlayed: table.handNumber,
-    startedAt: new Date(table.startedAt),
+    handsPlayed: handsPlayedAt(table),
+    startedAt: new Date(table.startedAt!),
     endedAt: new Date(endedAt),
     players,
     finalClosures: stillSeated.map(closureOf),
+    ranked: !isSeeded(table.config),
+    rated: !isSeeded(table.config) && new Set(players.map((p) => p.developerId)).size > 1,
   });
   table.status = "finished";
   const summary = {
     type: "match_ended",
     tableId: table.tableId,
     matchId,
-    handsPlayed: table.handNumber,
+    handsPlayed: handsPlayedAt(table),
     players: players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, profit: p.finalChips - p.buyIn })),
   };
   for (const seat of [...table.departed, ...stillSeated]) if (seat.strategy === null) deps.notify(seat.botId, summary);
@@ -125,6 +137,7 @@ function playerRecord(seat: SeatRuntime, finalChips: number): MatchPlayerRecord 
     finalChips,
     handsPlayed: seat.handsPlayed,
     handsWon: seat.handsWon,
+    handResults: seat.handResults,
   };
 }
 
@@ -154,7 +167,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     buttonSeatIndex: table.buttonPosition,
     smallBlind: table.config.smallBlind,
     bigBlind: table.config.bigBlind,
-    deck: shuffleDeck(deps.rng),
+    deck: deps.deckFor ? deps.deckFor(table.handNumber) : shuffleDeck(deps.rng),
   });
   table.hand = state;
   const remoteSeats = inPlay.filter((s) => s.strategy === null);
@@ -205,6 +218,7 @@ function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState)
   const result = hand.result!;
   const winners = new Set(result.pots.flatMap((pot) => pot.winners));
   inPlay.forEach((seat, p) => {
+    addHandResult(seat.handResults, result.stacks[p] - hand.startingStacks[p], hand.config.bigBlind);
     seat.chips = result.stacks[p];
     seat.handsPlayed += 1;
     if (winners.has(seat.position)) seat.handsWon += 1;

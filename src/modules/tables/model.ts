@@ -10,7 +10,13 @@ export const CreateTableBody = t.Object(
     maxPlayers: t.Optional(bodyInteger({ minimum: 2, maximum: 10, description: "Seats; the match starts when all are taken. Default 6" })),
     maxHands: t.Optional(bodyInteger({ minimum: 1, maximum: 100_000, description: "The match ends after this many hands at the latest. Default 200" })),
     actionTimeoutMs: t.Optional(bodyInteger({ minimum: 50, maximum: 120_000, description: "Per-action time for remote bots, before the time bank. Default 2000" })),
-    seed: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "Deal from a seeded PRNG: the same seed reproduces every card (replays, tests)" })),
+    seed: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "Deal from a seeded PRNG: the same seed reproduces every card (replays, tests). Makes the table private to your own bots and keeps its matches out of every ranking" })),
+    duplicate: t.Optional(
+      t.Boolean({
+        description:
+          "Heads-up only (maxPlayers 2): every deal is played twice, the second time with the seats swapped, as consecutive hands of one match (variance control, as the ACPC does). Private to your own bots: after the first copy a bot knows its opponent's cards in the second",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -22,7 +28,8 @@ export const TableConfig = t.Object({
   maxPlayers: t.Integer(),
   maxHands: t.Integer(),
   actionTimeoutMs: t.Integer(),
-  seed: t.Optional(t.String()),
+  seed: t.Optional(t.String({ description: "Only in the creator's own read of the table" })),
+  duplicate: t.Optional(t.Boolean()),
 });
 
 export const Seat = t.Object(
@@ -39,6 +46,10 @@ export const Table = t.Object(
   {
     tableId: t.String(),
     config: TableConfig,
+    seeded: t.Boolean({ description: "Deals from a seed: only the creator's bots may join; its matches are never ranked" }),
+    deckCommitment: t.Union([t.String(), t.Null()], {
+      description: "While a match runs: lowercase hex SHA-256 of the secret every deck derives from; the secret is revealed by GET /api/matches/{matchId}/fairness after the match (null: no match running, or seeded)",
+    }),
     status: oneOf(["waiting", "running", "finished", "aborted"] as const),
     seats: t.Array(Seat),
     matchId: t.Union([t.String(), t.Null()]),

@@ -1,8 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, retryOnConflict, type Db, type Queryable, type Tx } from "../../db";
-import { botStats, developers, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
+import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
+import { retryTransient, type RetryOptions } from "../../db/retry";
+import { botStats, developers, hands, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
 import { invariant } from "../../lib/assert";
+import { compareIds } from "../../lib/ids";
+import { rateMatch } from "../ratings/store";
+import type { HandResults } from "../ratings/skill";
 import { cashoutWithin } from "../credits/ledger";
+import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
 export interface SeatClosure {
@@ -36,6 +41,8 @@ export interface MatchPlayerRecord {
   finalChips: number;
   handsPlayed: number;
   handsWon: number;
+  /** This bot's hands in the match, in big blinds (for the win rate). */
+  handResults: HandResults;
 }
 
 export interface MatchOutcome {
@@ -47,6 +54,10 @@ export interface MatchOutcome {
   players: MatchPlayerRecord[];
   /** Seats still open at the end: cashed out in the same transaction as the record. */
   finalClosures: SeatClosure[];
+  /** false for a seeded match: whoever knows the seed knows every card, so it never counts toward statistics. */
+  ranked: boolean;
+  /** Counts toward skill ratings: ranked, and bots of at least two developers (no rating from self-play). */
+  rated: boolean;
 }
 
 export function emptyBatch(tableId: string, matchId: string): TableBatch {
@@ -58,12 +69,30 @@ export function winnersOf(players: Array<{ botId: string; finalChips: number; bu
   return players.filter((p) => p.finalChips === most).map((p) => ({ botId: p.botId, amount: p.finalChips - p.buyIn }));
 }
 
-export async function markMatchStarted(db: Db, tableId: string, matchId: string, config: TableConfig, startedAt: Date) {
-  await db.transaction((tx) =>
-    Promise.all([
-      tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt }),
-      tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
-    ]),
+/**
+ * Every write of a running match is retried after a lost connection (see src/db/retry.ts), and
+ * each is idempotent for it: running it again after a COMMIT whose answer was lost changes nothing.
+ */
+export async function markMatchStarted(
+  db: Db,
+  tableId: string,
+  matchId: string,
+  config: TableConfig,
+  startedAt: Date,
+  deck: { deckCommitment: string | null; deckSecret: string | null },
+  fence: FenceToken | null = null,
+  retry: RetryOptions = {},
+) {
+  await retryTransient(
+    () =>
+      db.transaction(async (tx) => {
+        await assertLease(tx, fence, [tableId]);
+        await Promise.all([
+          tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt, ...deck }).onConflictDoNothing(),
+          tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
+        ]);
+      }),
+    retry,
   );
 }
 
@@ -84,7 +113,8 @@ function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unkn
     statements.push(
       tx.execute(sql`insert into hands (match_id, number, history, created_at)
         select x.match_id, x.number, x.history, ${now.toISOString()}::timestamptz
-        from json_to_recordset(${JSON.stringify(handRows)}::json) as x(match_id text, number int, history json)`),
+        from json_to_recordset(${JSON.stringify(handRows)}::json) as x(match_id text, number int, history json)
+        on conflict (match_id, number) do nothing`),
     );
     const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
     statements.push(
@@ -107,7 +137,6 @@ function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unkn
   return statements;
 }
 
-const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Locks developers' balance rows in id order, first thing: every transaction that credits several
@@ -118,16 +147,45 @@ function lockDevelopers(tx: Tx, developerIds: string[]): Promise<unknown> {
   return tx.execute(sql`select id from developers where ${anyOf(developers.id, ids)} order by id for update`);
 }
 
-/** One transaction for all the batches given: hand rows, stacks after them, cashouts of seats that left. */
-export async function writeBatches(db: Db, batches: TableBatch[], now: Date): Promise<void> {
-  await retryOnConflict(() => db.transaction((tx) => Promise.all(batchStatements(tx, batches, now))));
+/**
+ * One transaction for all the batches given: hand rows, stacks after them, cashouts of seats that
+ * left. Run again, hands already written are skipped and seats already closed are not cashed out twice.
+ */
+export async function writeBatches(db: Db, batches: TableBatch[], now: Date, fence: FenceToken | null = null, retry: RetryOptions = {}): Promise<TableBatch[]> {
+  return retryTransient(
+    (attempt) =>
+      db.transaction(async (tx) => {
+        // Tables another node took over are left out (and returned): the rest are written.
+        const owned = await ownedTables(tx, fence, [...new Set(batches.map((b) => b.tableId))]);
+        const mine = batches.filter((b) => owned.has(b.tableId));
+        const again = attempt > 1 ? await withOpenClosures(tx, mine) : mine;
+        if (again.length > 0) await Promise.all(batchStatements(tx, again, now));
+        return batches.filter((b) => !owned.has(b.tableId));
+      }),
+    retry,
+  );
+}
+
+/** The batches with only the closures whose seats are still open. */
+async function withOpenClosures(tx: Tx, batches: TableBatch[]): Promise<TableBatch[]> {
+  const seatIds = batches.flatMap((b) => b.closures.map((c) => c.seatId));
+  if (seatIds.length === 0) return batches;
+  const open = await queryRows<{ id: string }>(tx, sql`select id from seats where ${anyOf(seats.id, seatIds)} and status = 'open'`);
+  const stillOpen = new Set(open.map((row) => row.id));
+  return batches.map((b) => ({ ...b, closures: b.closures.filter((c) => stillOpen.has(c.seatId)) }));
 }
 
 /**
  * The end of a match, in ONE transaction: the last hands, the match record and its players,
  * every player's stats and the cashout of every seat still open.
  */
-export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: TableBatch): Promise<void> {
+export async function finishMatch(
+  db: Db,
+  outcome: MatchOutcome,
+  lastBatch: TableBatch,
+  fence: FenceToken | null = null,
+  retry: RetryOptions = {},
+): Promise<void> {
   const buyIns = outcome.players.reduce((sum, p) => sum + p.buyIn, 0);
   const finals = outcome.players.reduce((sum, p) => sum + p.finalChips, 0);
   invariant(buyIns === finals, `match ${outcome.matchId}: final chips ${finals} must equal buy-ins ${buyIns}`);
@@ -141,21 +199,32 @@ export async function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: Tabl
     endedAt: outcome.endedAt,
     durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
   };
-  const players = outcome.players.map((p) => ({ ...p, matchId: outcome.matchId, profit: p.finalChips - p.buyIn }));
-  await retryOnConflict(() =>
-    db.transaction((tx) =>
-      Promise.all([
+  const players = outcome.players.map(({ handResults: _, ...p }) => ({ ...p, matchId: outcome.matchId, profit: p.finalChips - p.buyIn }));
+  const ratingResults = outcome.players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, hands: p.handResults }));
+  const write = (attempt: number) =>
+    db.transaction(async (tx) => {
+      await assertLease(tx, fence, [outcome.tableId]);
+      // Run again after a lost connection: if the first run committed, the match is completed.
+      if (attempt > 1 && (await matchStatus(tx, outcome.matchId)) === "completed") return;
+      await Promise.all([
         ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
         tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
         tx.insert(matchPlayers).values(players),
         // In bot id order: a bot that busted here may already play elsewhere, whose match end upserts it too.
         ...[...outcome.players]
+          .filter(() => outcome.ranked)
           .sort((a, b) => compareIds(a.botId, b.botId))
           .map((p) => addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt)),
         tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId)),
-      ]),
-    ),
-  );
+      ]);
+      if (outcome.rated) await rateMatch(tx, outcome.matchId, ratingResults);
+    });
+  await retryTransient(write, retry);
+}
+
+async function matchStatus(tx: Tx, matchId: string): Promise<string | undefined> {
+  const [row] = await tx.select({ status: matches.status }).from(matches).where(eq(matches.id, matchId));
+  return row?.status;
 }
 
 async function addToStats(tx: Tx, player: MatchPlayerRecord, won: boolean, endedAt: Date): Promise<void> {
@@ -196,12 +265,13 @@ async function addToStats(tx: Tx, player: MatchPlayerRecord, won: boolean, ended
  * After a crash (or a failed match): every open seat of the table is cashed out at its chips
  * after the last completed hand, the match is marked aborted (no stats change), and so is the table.
  */
-export function abortTable(db: Queryable, tableId: string, now: Date): Promise<number> {
-  return retryOnConflict(() => abortTableOnce(db, tableId, now));
+export function abortTable(db: Queryable, tableId: string, now: Date, fence: FenceToken | null = null, retry: RetryOptions = {}): Promise<number> {
+  return retryTransient(() => abortTableOnce(db, tableId, now, fence), retry);
 }
 
-async function abortTableOnce(db: Queryable, tableId: string, now: Date): Promise<number> {
+async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: FenceToken | null): Promise<number> {
   return db.transaction(async (tx) => {
+    await assertLease(tx, fence, [tableId]);
     const open = (await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")))).sort(
       (a, b) => compareIds(a.developerId, b.developerId) || compareIds(a.id, b.id),
     );
@@ -217,6 +287,13 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date): Promis
     await tx.update(tables).set({ status: "aborted" }).where(eq(tables.id, tableId));
     return open.length;
   });
+}
+
+/** Hands recorded per match: what a table another process hosts (or hosted) has played. */
+export async function handsRecordedOf(db: Queryable, matchIds: string[]): Promise<Map<string, number>> {
+  if (matchIds.length === 0) return new Map();
+  const rows = await db.select({ matchId: hands.matchId, n: sql<number>`count(*)::int` }).from(hands).where(anyOf(hands.matchId, matchIds)).groupBy(hands.matchId);
+  return new Map(rows.map((r) => [r.matchId, Number(r.n)]));
 }
 
 export async function openSeatsOf(db: Queryable, tableIds: string[]) {

@@ -1,6 +1,7 @@
 import type { TableConfig, TableStatus } from "../../db/schema";
 import type { HandState } from "../../poker/hand-types";
 import type { BuiltInStrategy } from "../bots/model";
+import { noHands, type HandResults } from "../ratings/skill";
 
 /** One bot's seat at a table, as the hosting process sees it. */
 export interface SeatRuntime {
@@ -18,6 +19,8 @@ export interface SeatRuntime {
   handsWon: number;
   /** Extra thinking time beyond the per-action timeout (remote bots). */
   timeBankMs: number;
+  /** Its hands' results this match, in big blinds (win rate and its confidence interval). */
+  handResults: HandResults;
 }
 
 /** A seat that left the match before its end, with what it cashed out. */
@@ -44,6 +47,18 @@ export interface TableRuntime {
   buttonPosition: number | null;
   /** Set at shutdown: the match stops at the next hand boundary and the table is aborted. */
   stopRequested: boolean;
+  /**
+   * The running match's deck secret (hex; every deck derives from it and the hand number) and its
+   * SHA-256, published at match start. Null for a seeded match and before the match.
+   */
+  deckSecret: string | null;
+  deckCommitment: string | null;
+  /**
+   * Hand numbers given up: a match resumed after its host died skips the number of the hand that
+   * was in flight (void, as card rooms do), so no deck is ever dealt twice. handNumber − voidedHands
+   * hands were played.
+   */
+  voidedHands: number;
 }
 
 /** A table before its match: no seats yet, nothing played. */
@@ -58,6 +73,9 @@ export function newTableRuntime(tableId: string, createdBy: string, createdAt: D
     startedAt: null,
     seats: new Map(),
     reserved: new Set(),
+    deckSecret: null,
+    deckCommitment: null,
+    voidedHands: 0,
     departed: [],
     handNumber: 0,
     hand: null,
@@ -67,8 +85,8 @@ export function newTableRuntime(tableId: string, createdBy: string, createdAt: D
 }
 
 /** A bot just seated with its buy-in, nothing played yet. */
-export function newSeatRuntime(seat: Omit<SeatRuntime, "leaving" | "handsPlayed" | "handsWon">): SeatRuntime {
-  return { ...seat, leaving: false, handsPlayed: 0, handsWon: 0 };
+export function newSeatRuntime(seat: Omit<SeatRuntime, "leaving" | "handsPlayed" | "handsWon" | "handResults">): SeatRuntime {
+  return { ...seat, leaving: false, handsPlayed: 0, handsWon: 0, handResults: noHands() };
 }
 
 export function seatsInOrder(table: TableRuntime): SeatRuntime[] {
@@ -91,4 +109,20 @@ export function chipsOnTable(table: TableRuntime): number {
   let total = 0;
   for (const seat of table.seats.values()) total += seat.chips;
   return total;
+}
+
+/** What anyone may see of a table's config: the seed deals every card, so only the creator sees it. */
+export function publicConfig(config: TableConfig): Omit<TableConfig, "seed"> {
+  const { seed: _seed, ...rest } = config;
+  return rest;
+}
+
+/** A seeded table deals cards its creator can know in advance: only the creator's own bots play there. */
+export function isSeeded(config: TableConfig): boolean {
+  return config.seed !== undefined;
+}
+
+/** Hands actually played (numbers of voided hands are skipped). */
+export function handsPlayedAt(table: TableRuntime): number {
+  return table.handNumber - table.voidedHands;
 }

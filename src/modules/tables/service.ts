@@ -1,22 +1,27 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { createActor, type Actor } from "xstate";
-import { anyOf, type Db } from "../../db";
-import { bots, tables, type TableConfig, type TableStatus } from "../../db/schema";
+import { queryRows, type Db } from "../../db";
+import { bots, matches, tables, type TableConfig } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
-import { errors } from "../../lib/errors";
+import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { cryptoRng, seededRng } from "../../poker/rng";
-import type { BuiltInStrategy } from "../bots/model";
-import type { Bots } from "../bots/service";
+import { deckCommitment } from "../../poker/fair-deck";
+import { dealSource } from "./deals";
+import type { BotRecord, Bots } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
-import type { Spectators } from "../protocol/spectators";
+import { ANSWER_HERE, type TableRelay } from "../cluster/table-relay";
+import type { SpectatorSocket, Spectators } from "../protocol/spectators";
 import { snapshotMessage } from "../protocol/messages";
 import { remoteAsker, type TimeBankPolicy } from "../protocol/remote-player";
 import { playMatch, type AskBot } from "./match-runner";
-import { abortTable, openSeatsOf } from "./persistence";
-import { freePosition, newSeatRuntime, newTableRuntime, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+import { abortTable } from "./persistence";
+import { tablesToResume } from "./resume";
+import { FencedError, type FenceToken } from "../cluster/lease";
+import { freePosition, newSeatRuntime, newTableRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
+import { isLive, refuseIfPrivate, seatView, viewOfRuntime, viewsOfRows, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
 import { HandJournal } from "./journal";
 
 export interface TablesDeps {
@@ -31,35 +36,14 @@ export interface TablesDeps {
   timeBank: TimeBankPolicy;
   /** A match was recorded: these bots' statistics changed. */
   matchRecorded?: (botIds: string[]) => void;
+  /** Waiting or running tables one developer may have (a flood would push real tables out of the lobby). */
+  maxOpenTablesPerDeveloper: number;
+  /** This node's lease (null without one: tests of one app): every table write is fenced by it. */
+  fence?: () => FenceToken | null;
   log: (message: string, error?: unknown) => void;
 }
 
-export interface CreateTableInput {
-  buyIn?: number;
-  smallBlind?: number;
-  bigBlind?: number;
-  maxPlayers?: number;
-  maxHands?: number;
-  actionTimeoutMs?: number;
-  seed?: string;
-}
-
-export interface SeatView {
-  seat: number;
-  botId: string;
-  chips: number;
-  leaving: boolean;
-}
-
-export interface TableView {
-  tableId: string;
-  config: TableConfig;
-  status: TableStatus;
-  seats: SeatView[];
-  matchId: string | null;
-  handsPlayed: number;
-  createdAt: string;
-}
+export type { CreateTableInput, LeaveResult, SeatView, TableView } from "./views";
 
 type TableActor = Actor<ReturnType<typeof createTableMachine>>;
 
@@ -84,10 +68,17 @@ export class Tables {
   private readonly running = new Set<Promise<unknown>>();
 
   private readonly journal: HandJournal;
+  private expiry: ReturnType<typeof setInterval> | undefined;
+  /** Set when this node joins its cluster: reaches the tables other nodes host. */
+  relay: TableRelay | undefined;
   private readonly askRemoteBot: AskBot;
 
   constructor(private readonly deps: TablesDeps) {
-    this.journal = new HandJournal(deps.db, deps.clock, deps.log);
+    this.journal = new HandJournal(deps.db, deps.clock, deps.log, () => this.fence());
+    // A bot that left mid-match (or busted) is free once its cashout is written, not at the match's end.
+    this.journal.onSeatsClosed = (tableId, closures) => {
+      for (const { botId } of closures) if (this.tableOfBot.get(botId) === tableId) this.tableOfBot.delete(botId);
+    };
     this.askRemoteBot = remoteAsker(deps.gateway, deps.clock, deps.timeBank);
     this.machine = createTableMachine({
       playMatch: (table) => this.track(this.play(table)),
@@ -109,7 +100,18 @@ export class Tables {
       maxHands: input.maxHands ?? 200,
       actionTimeoutMs: input.actionTimeoutMs ?? 2000,
       ...(input.seed !== undefined ? { seed: input.seed } : {}),
+      ...(input.duplicate ? { duplicate: true } : {}),
     };
+    if (config.duplicate && config.maxPlayers !== 2) throw errors.validation("A duplicate match is heads-up: maxPlayers must be 2", { field: "duplicate" });
+    const [{ open }] = await queryRows<{ open: number }>(
+      this.deps.db,
+      sql`select count(*)::int as open from tables where created_by = ${developerId} and status in ('waiting', 'running')`,
+    );
+    if (open >= this.deps.maxOpenTablesPerDeveloper) {
+      throw errors.conflict("TOO_MANY_OPEN_TABLES", `A developer may have at most ${this.deps.maxOpenTablesPerDeveloper} waiting or running tables`, {
+        limit: this.deps.maxOpenTablesPerDeveloper,
+      });
+    }
     if (config.smallBlind > config.bigBlind) throw errors.validation("smallBlind must not exceed bigBlind", { field: "smallBlind" });
     if (config.bigBlind > config.buyIn) throw errors.validation("bigBlind must not exceed buyIn", { field: "bigBlind" });
     const now = this.deps.clock.now();
@@ -123,7 +125,7 @@ export class Tables {
       createdAt: table.createdAt,
     });
     this.host(table);
-    return this.viewOf(table);
+    return this.viewOf(table, developerId);
   }
 
   /** The lobby: waiting and running tables, newest first. */
@@ -137,31 +139,120 @@ export class Tables {
     return this.views(rows);
   }
 
-  /** Only tables hosted by this process can be watched live. */
-  isHostedHere(tableId: string): boolean {
-    return this.hosted.has(tableId);
+  private fence(): FenceToken | null {
+    return this.deps.fence?.() ?? null;
   }
 
-  async get(tableId: string): Promise<TableView> {
+  hostedCount(): number {
+    return this.hosted.size;
+  }
+
+  /**
+   * Tables nobody sits at expire after `ttlMs` waiting (no match, no money): a developer's
+   * forgotten tables do not crowd the lobby or come back at every restart.
+   */
+  startExpiry(ttlMs: number): void {
+    this.expiry = setInterval(() => void this.expireIdle(ttlMs).catch((error) => this.deps.log("expiring idle tables failed", error)), Math.min(ttlMs / 2, 30_000));
+    (this.expiry as { unref?: () => void }).unref?.();
+  }
+
+  async expireIdle(ttlMs: number): Promise<number> {
+    const cutoff = this.deps.clock.now() - ttlMs;
+    let expired = 0;
+    for (const entry of [...this.hosted.values()]) {
+      const { table } = entry;
+      if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0 || table.createdAt.getTime() > cutoff) continue;
+      await this.serially(entry, async () => {
+        if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0) return;
+        const done = await this.deps.db
+          .update(tables)
+          .set({ status: "aborted" })
+          .where(and(eq(tables.id, table.tableId), eq(tables.status, "waiting"), eq(tables.hostId, this.deps.hostId)))
+          .returning({ id: tables.id });
+        if (done.length === 0) return;
+        table.status = "aborted";
+        entry.actor.stop();
+        this.unhost(table);
+        expired += 1;
+      });
+    }
+    return expired;
+  }
+
+  /** `viewerId`: the developer asking (null: anonymous); only the table's creator sees its seed. */
+  async get(tableId: string, viewerId: string | null = null): Promise<TableView> {
     const hosted = this.hosted.get(tableId);
-    if (hosted) return this.viewOf(hosted.table);
+    if (hosted) return this.viewOf(hosted.table, viewerId);
     const rows = await this.deps.db.select().from(tables).where(eq(tables.id, tableId));
     if (rows.length === 0) throw errors.notFound("Table");
-    return (await this.views(rows))[0];
+    if (this.relay?.reachesOtherNodes && isLive(rows[0].status)) {
+      // Live state (hands played, stacks) from the host; the stored row if it does not answer.
+      const live = await this.relay.forward(tableId, { op: "get", viewerId }, 1_000).catch(() => null);
+      if (live) return live as TableView;
+    }
+    return (await this.views(rows, viewerId))[0];
   }
 
+  /** The host's own read, for a request that arrived on another node. */
+  async hostedView(tableId: string, viewerId: string | null): Promise<TableView> {
+    return this.viewOf((await this.hostedEntry(tableId)).table, viewerId);
+  }
+
+  /** Joins reach the table's host, wherever the request arrived (same status codes and bodies). */
   async join(developerId: string, tableId: string, botId: string): Promise<SeatView> {
     const bot = await this.deps.bots.findOwned(developerId, botId);
+    return this.atHost(tableId, { op: "join", developerId, botId }, () => this.seat(developerId, tableId, bot));
+  }
+
+  async leave(developerId: string, tableId: string, botId: string): Promise<LeaveResult> {
+    await this.deps.bots.findOwned(developerId, botId);
+    return this.atHost(tableId, { op: "leave", developerId, botId }, () => this.unseat(developerId, tableId, botId));
+  }
+
+  /** Here if this node hosts the table (or nobody can be reached), else at its host. */
+  private async atHost<T>(tableId: string, command: { op: "join" | "leave"; developerId: string; botId: string }, here: () => Promise<T>): Promise<T> {
+    const elsewhere = async () => !this.hosted.has(tableId) && (await this.hostedElsewhere(tableId));
+    if (!(await elsewhere())) return here();
+    const reply = await this.relay!.forwardWhileElsewhere(tableId, command, elsewhere);
+    return reply === ANSWER_HERE ? here() : (reply as T);
+  }
+
+  /** Spectators may watch any live table from any node; null when there is none to watch. */
+  async watch(tableId: string, socket: SpectatorSocket): Promise<TableView | null> {
+    const refused = this.deps.spectators.admit(tableId, socket);
+    if (refused) throw new AppError(429, refused.code, refused.message);
+    let view: TableView;
+    if (this.hosted.has(tableId)) view = await this.hostedView(tableId, null);
+    else if (await this.hostedElsewhere(tableId)) view = (await this.relay!.watch(tableId).catch(() => null)) as TableView;
+    else return null;
+    if (!view) return null;
+    this.deps.spectators.add(tableId, socket);
+    return view;
+  }
+
+  unwatch(tableId: string, socket: SpectatorSocket): void {
+    this.deps.spectators.remove(tableId, socket);
+    if (this.deps.spectators.watchingHere(tableId) === 0 && !this.hosted.has(tableId)) this.relay?.unwatch(tableId);
+  }
+
+  /** A join that arrived on another node: the bot's owner is checked here too. */
+  async joinHosted(developerId: string, tableId: string, botId: string): Promise<SeatView> {
+    return this.seat(developerId, tableId, await this.deps.bots.findOwned(developerId, botId));
+  }
+
+  private async seat(developerId: string, tableId: string, bot: BotRecord): Promise<SeatView> {
+    const { botId } = bot;
     const entry = await this.hostedEntry(tableId);
     return this.serially(entry, async () => {
       const { table } = entry;
+      if (table.createdBy !== developerId) refuseIfPrivate(table.config);
       if (this.tableOfBot.has(botId)) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { tableId: this.tableOfBot.get(botId) });
       const position = freePosition(table);
       if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");
       if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
       table.reserved.add(position);
       try {
-        const bought = await this.deps.accounts.buyIn(developerId, table.config.buyIn, { botId, tableId, position });
+        const bought = await this.deps.accounts.buyIn(developerId, table.config.buyIn, { botId, tableId, position, fence: this.fence() });
         const seat = newSeatRuntime({
           seatId: bought.seatId,
           position,
@@ -182,8 +273,13 @@ export class Tables {
     });
   }
 
-  async leave(developerId: string, tableId: string, botId: string): Promise<{ tableId: string; botId: string; status: "left" | "leaving"; cashout: number | null }> {
+  /** A leave that arrived on another node: the bot's owner is checked here too. */
+  async leaveHosted(developerId: string, tableId: string, botId: string): Promise<LeaveResult> {
     await this.deps.bots.findOwned(developerId, botId);
+    return this.unseat(developerId, tableId, botId);
+  }
+
+  private async unseat(developerId: string, tableId: string, botId: string): Promise<LeaveResult> {
     const entry = await this.hostedEntry(tableId);
     return this.serially(entry, async () => {
       const { table } = entry;
@@ -191,10 +287,12 @@ export class Tables {
       if (!seat) throw errors.notFound("Seat of this bot at this table");
       if (table.status === "running") {
         seat.leaving = true;
+        // An open request is answered for it now (fold or check), not at its deadline.
+        this.deps.gateway.cancel(botId);
         return { tableId, botId, status: "leaving" as const, cashout: null };
       }
       if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
-      await this.deps.accounts.cashout(developerId, seat.seatId, seat.chips, { botId, tableId });
+      await this.deps.accounts.cashout(developerId, seat.seatId, seat.chips, { botId, tableId, fence: this.fence() });
       table.seats.delete(seat.position);
       this.tableOfBot.delete(botId);
       return { tableId, botId, status: "left" as const, cashout: seat.chips };
@@ -202,47 +300,25 @@ export class Tables {
   }
 
   /**
-   * At startup: tables this host was running when it stopped are aborted (every open seat
-   * cashed out at its chips after the last completed hand); waiting tables are rebuilt.
+   * At startup: the tables this host had when it stopped (a restart, or a crash) are resumed —
+   * waiting tables with their seats, running matches from their last recorded hand.
    */
-  async recover(): Promise<{ aborted: number; resumed: number; seatsCashedOut: number }> {
+  async recover(): Promise<{ running: number; waiting: number }> {
     const rows = await this.deps.db
       .select()
       .from(tables)
       .where(and(eq(tables.hostId, this.deps.hostId), inArray(tables.status, ["waiting", "running"])));
-    let aborted = 0;
-    let seatsCashedOut = 0;
-    const waiting = rows.filter((row) => row.status === "waiting" && !this.hosted.has(row.id));
-    for (const row of rows.filter((r) => r.status === "running" && !this.hosted.has(r.id))) {
-      seatsCashedOut += await abortTable(this.deps.db, row.id, new Date(this.deps.clock.now()));
-      aborted += 1;
-    }
-    const open = await openSeatsOf(this.deps.db, waiting.map((row) => row.id));
-    const botRows = open.length
-      ? await this.deps.db.select().from(bots).where(anyOf(bots.id, open.map((s) => s.botId!)))
-      : [];
-    const strategyOf = new Map(botRows.map((b) => [b.id, b.strategy as BuiltInStrategy | null]));
-    for (const row of waiting) {
-      const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config);
-      for (const seat of open.filter((s) => s.tableId === row.id)) {
-        table.seats.set(
-          seat.position!,
-          newSeatRuntime({
-            seatId: seat.id,
-            position: seat.position!,
-            botId: seat.botId!,
-            developerId: seat.developerId,
-            strategy: strategyOf.get(seat.botId!) ?? null,
-            buyIn: seat.buyIn,
-            chips: seat.chips,
-            timeBankMs: this.deps.timeBank.initialMs,
-          }),
-        );
-        this.tableOfBot.set(seat.botId!, row.id);
-      }
+    await this.adopt(rows);
+    return { running: rows.filter((r) => r.status === "running").length, waiting: rows.filter((r) => r.status === "waiting").length };
+  }
+
+  /** Hosts tables from their rows (this node's own at startup, or a dead node's it claimed). */
+  async adopt(rows: Array<typeof tables.$inferSelect>): Promise<void> {
+    const fresh = rows.filter((row) => !this.hosted.has(row.id));
+    for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs)) {
+      for (const seat of table.seats.values()) this.tableOfBot.set(seat.botId, table.tableId);
       this.host(table);
     }
-    return { aborted, resumed: waiting.length, seatsCashedOut };
   }
 
   /** Resolves when every match now running has ended (tests, benchmarks, shutdown). */
@@ -256,6 +332,7 @@ export class Tables {
    * seats and are resumed by the next start. Bounded: whatever is left is recovered at restart.
    */
   async shutdown(timeoutMs = 5_000): Promise<void> {
+    clearInterval(this.expiry);
     for (const { table } of this.hosted.values()) table.stopRequested = true;
     this.deps.gateway.closeAll();
     this.deps.spectators.closeAll();
@@ -266,11 +343,23 @@ export class Tables {
     this.tableOfBot.clear();
   }
 
+  /** The lease is lost: another node owns these tables now. Drop them here without a write. */
+  abandon(): void {
+    for (const { table, actor } of this.hosted.values()) {
+      table.stopRequested = true;
+      actor.stop();
+      this.relay?.releaseTable(table.tableId);
+    }
+    this.hosted.clear();
+    this.tableOfBot.clear();
+  }
+
   private host(table: TableRuntime): void {
     const actor = createActor(this.machine, { input: { table } });
     let finished!: () => void;
     const done = new Promise<void>((resolve) => (finished = resolve));
     this.hosted.set(table.tableId, { table, actor, queue: Promise.resolve(), done });
+    this.relay?.hostTable(table.tableId);
     actor.subscribe({
       complete: () => {
         this.unhost(table);
@@ -286,17 +375,30 @@ export class Tables {
   }
 
   private unhost(table: TableRuntime): void {
-    if (this.hosted.get(table.tableId)?.table === table) this.hosted.delete(table.tableId);
+    if (this.hosted.get(table.tableId)?.table === table) {
+      this.hosted.delete(table.tableId);
+      this.relay?.releaseTable(table.tableId);
+    }
     for (const seat of [...table.seats.values(), ...table.departed]) {
       if (this.tableOfBot.get(seat.botId) === table.tableId) this.tableOfBot.delete(seat.botId);
+      this.deps.gateway.forget(seat.botId);
     }
   }
 
   private async play(table: TableRuntime): Promise<void> {
-    const rng = table.config.seed !== undefined ? seededRng(table.config.seed) : cryptoRng();
+    // A table this node held before (and lost to a peer) may have left a failure behind from a write in flight then.
+    this.journal.release(table.tableId);
+    const seeded = table.config.seed !== undefined;
+    const rng = seeded ? seededRng(table.config.seed!) : cryptoRng();
+    // A resumed match keeps the secret it committed to at its start.
+    if (!seeded && table.deckSecret === null) {
+      table.deckSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+      table.deckCommitment = deckCommitment(table.deckSecret);
+    }
     await playMatch(table, {
       clock: this.deps.clock,
       rng,
+      deckFor: dealSource(table.config, table.deckSecret, rng),
       store: this.journal,
       askBot: this.askRemoteBot,
       notify: (botId, message) => this.deps.gateway.send(botId, message),
@@ -311,12 +413,24 @@ export class Tables {
   }
 
   private async abort(table: TableRuntime, error: unknown): Promise<void> {
+    if (table.stopRequested) {
+      // A drain: the match stopped at a hand boundary and stays resumable (a peer, or the next start, takes it).
+      await this.journal.flushed();
+      this.journal.release(table.tableId);
+      return;
+    }
+    if (error instanceof FencedError) {
+      // Another node owns the table now (it took it over): it plays on there; nothing to write here.
+      this.deps.log(`table ${table.tableId} now belongs to another node: dropped here`);
+      this.journal.release(table.tableId);
+      return;
+    }
     this.deps.log(`match at table ${table.tableId} failed; aborting the table`, error);
     table.status = "aborted";
     // What is already on its way to the database lands first; the rest of the table's hands are dropped.
     this.journal.release(table.tableId);
     await this.journal.flushed();
-    await abortTable(this.deps.db, table.tableId, new Date(this.deps.clock.now()));
+    await abortTable(this.deps.db, table.tableId, new Date(this.deps.clock.now()), this.fence());
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {
@@ -324,6 +438,14 @@ export class Tables {
     const forget = () => this.running.delete(promise);
     promise.then(forget, forget);
     return promise;
+  }
+
+  /** A live table another node hosts, with a cluster to reach it (else requests are answered here). */
+  private async hostedElsewhere(tableId: string): Promise<boolean> {
+    // Without NATS, processes sharing a database are not one service: another's table is refused (409).
+    if (!this.relay?.reachesOtherNodes) return false;
+    const [row] = await this.deps.db.select({ status: tables.status, hostId: tables.hostId }).from(tables).where(eq(tables.id, tableId));
+    return row !== undefined && isLive(row.status) && row.hostId !== this.deps.hostId;
   }
 
   private async hostedEntry(tableId: string): Promise<HostedTable> {
@@ -344,39 +466,11 @@ export class Tables {
     return result;
   }
 
-  private viewOf(table: TableRuntime): TableView {
-    return {
-      tableId: table.tableId,
-      config: table.config,
-      status: table.status,
-      seats: seatsInOrder(table).map(seatView),
-      matchId: table.matchId,
-      handsPlayed: table.handNumber,
-      createdAt: table.createdAt.toISOString(),
-    };
+  private viewOf(table: TableRuntime, viewerId: string | null = null): TableView {
+    return viewOfRuntime(table, viewerId);
   }
 
-  private async views(rows: Array<typeof tables.$inferSelect>): Promise<TableView[]> {
-    const open = await openSeatsOf(this.deps.db, rows.filter((r) => !this.hosted.has(r.id)).map((r) => r.id));
-    return rows.map((row) => {
-      const hosted = this.hosted.get(row.id);
-      if (hosted) return this.viewOf(hosted.table);
-      return {
-        tableId: row.id,
-        config: row.config,
-        status: row.status,
-        seats: open
-          .filter((s) => s.tableId === row.id)
-          .sort((a, b) => a.position! - b.position!)
-          .map((s) => ({ seat: s.position!, botId: s.botId!, chips: s.chips, leaving: false })),
-        matchId: row.matchId,
-        handsPlayed: 0,
-        createdAt: row.createdAt.toISOString(),
-      };
-    });
+  private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
+    return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.hosted.get(tableId)?.table);
   }
-}
-
-function seatView(seat: SeatRuntime): SeatView {
-  return { seat: seat.position, botId: seat.botId, chips: seat.chips, leaving: seat.leaving };
 }

@@ -24,6 +24,8 @@ export function createTableMachine(actors: {
     },
     guards: {
       tableFull: ({ context }) => isFull(context.table),
+      // Taken over (or restarted) mid-match: the match resumes at once, whoever has busted meanwhile.
+      resuming: ({ context }) => context.table.status === "running",
     },
   }).createMachine({
     id: "table",
@@ -31,7 +33,10 @@ export function createTableMachine(actors: {
     context: ({ input }) => ({ table: input.table }),
     states: {
       waiting: {
-        always: { guard: "tableFull", target: "running" },
+        always: [
+          { guard: "resuming", target: "running" },
+          { guard: "tableFull", target: "running" },
+        ],
         on: { SEATS_CHANGED: { guard: "tableFull", target: "running" } },
       },
       running: {

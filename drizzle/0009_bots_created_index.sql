@@ -1,0 +1,1 @@
+CREATE INDEX "bots_created_idx" ON "bots" USING btree ("created_at","id");

@@ -1,0 +1,3 @@
+export * from "./cards.ts";
+export * from "./evaluator.ts";
+export * from "./rng.ts";

@@ -1,0 +1,35 @@
+/** CLI: skill ratings with uncertainty (OpenSkill) and win rates with 95 % intervals. */
+import type { RatingEntry } from "../../modules/ratings/service";
+import { int } from "../args";
+import { botIdOf, SERVER_FLAG, type Command } from "../command";
+
+
+function line(r: RatingEntry, rank?: number): string {
+  const ci = r.bbPer100Ci95 ? `[${r.bbPer100Ci95[0]}, ${r.bbPer100Ci95[1]}]` : "(too few hands)";
+  const place = rank === undefined ? "" : `${String(rank).padStart(3)}. `;
+  return `${place}${r.botId}  rating ${r.rating.toFixed(2)} (mu ${r.mu.toFixed(2)} ± sigma ${r.sigma.toFixed(2)})  ${r.bbPer100} bb/100 ${ci}  ${r.matchesPlayed} matches, ${r.handsPlayed} hands`;
+}
+
+export const ratings: Command = {
+  name: "ratings",
+  summary: "Skill ratings (OpenSkill mu − 3·sigma) with bb/100 and its 95 % interval; one bot with a name or id.",
+  usage: "ratings [bot] [--limit 20] [--offset 0]",
+  flags: {
+    ...SERVER_FLAG,
+    limit: { kind: "string", value: "n", help: "how many (default 20, at most 500)" },
+    offset: { kind: "string", value: "n", help: "skip this many (default 0)" },
+  },
+  async run(ctx, parsed) {
+    const api = ctx.api(parsed);
+    const bot = parsed.positionals[0];
+    if (bot) {
+      ctx.out(line(await api.request<RatingEntry>("GET", `/api/ratings/${encodeURIComponent(botIdOf(ctx, bot))}`)));
+      return 0;
+    }
+    const offset = int(parsed, "offset", 0, 0)!;
+    const list = await api.request<RatingEntry[]>("GET", `/api/ratings?limit=${int(parsed, "limit", 20, 1, 500)}&offset=${offset}`);
+    if (list.length === 0) ctx.out("no rated bots yet (a bot is rated after its first unseeded match against another developer's bot)");
+    list.forEach((r, i) => ctx.out(line(r, offset + i + 1)));
+    return 0;
+  },
+};

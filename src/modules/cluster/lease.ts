@@ -1,0 +1,114 @@
+import { sql } from "drizzle-orm";
+import { queryRows, type Queryable } from "../../db";
+import { isConnectionLost } from "../../db/retry";
+
+export const LEASE_TTL_MS = 6_000;
+export const LEASE_RENEW_MS = 2_000;
+
+/** Who may write about the tables a node hosts: its HOST_ID and the epoch of its current lease. */
+export interface FenceToken {
+  hostId: string;
+  epoch: number;
+}
+
+/** The node's lease was taken over (it was paused or cut off): it must not write about its tables. */
+export class FencedError extends Error {
+  constructor(readonly token: FenceToken) {
+    super(`node ${token.hostId} (lease epoch ${token.epoch}) lost its lease: its writes are refused`);
+  }
+}
+
+/**
+ * A SQL condition, true while the token's lease still stands (for one-statement writes). The row
+ * is share-locked, as in assertLease: without it, a takeover committing while the statement runs
+ * could claim the table and read its seats before this write lands (a seat it would never see).
+ */
+export function leaseHolds(token: FenceToken, tableId?: string | null) {
+  const lease = sql`exists (select 1 from node_leases where host_id = ${token.hostId} and epoch = ${token.epoch}::bigint for key share)`;
+  if (!tableId) return lease;
+  return sql`(${lease} and exists (select 1 from tables where id = ${tableId} and host_id = ${token.hostId} for share))`;
+}
+
+/**
+ * Inside a transaction, before its writes: the lease row is key-share-locked, so a takeover (which
+ * deletes it) waits for this transaction, and a transaction after the takeover is refused. A key
+ * share lock, not a share lock: renewals (which update expires_at only) must never wait for writers.
+ */
+export async function assertLease(tx: Queryable, token: FenceToken | null, tableIds: string[] = []): Promise<void> {
+  const ids = [...new Set(tableIds)];
+  const owned = await ownedTables(tx, token, ids);
+  if (owned.size !== ids.length) throw new FencedError(token!);
+}
+
+/**
+ * The lease check, then which of these tables are still ours: a peer may have claimed one (a
+ * restart racing a takeover). Their rows are share-locked, so a claim (an update of host_id) waits
+ * for this transaction, and a write after a claim leaves that table out.
+ */
+export async function ownedTables(tx: Queryable, token: FenceToken | null, tableIds: string[]): Promise<Set<string>> {
+  if (!token) return new Set(tableIds);
+  const rows = await queryRows(tx, sql`select 1 from node_leases where host_id = ${token.hostId} and epoch = ${token.epoch}::bigint for key share`);
+  if (rows.length === 0) throw new FencedError(token);
+  if (tableIds.length === 0) return new Set();
+  const owned = await queryRows<{ id: string }>(
+    tx,
+    sql`select id from tables where id = any(${sql.param(tableIds)}::text[]) and host_id = ${token.hostId} order by id for share`,
+  );
+  return new Set(owned.map((row) => row.id));
+}
+
+export class HostIdInUseError extends Error {}
+
+/**
+ * Takes this node's lease: a fresh row, or the row of a previous process with this HOST_ID once
+ * it has expired (a crash: wait for it). A lease seen renewed while we wait (its expiry moved)
+ * means another process runs with this HOST_ID: refuse at once, within about one renewal period.
+ */
+export async function acquireLease(db: Queryable, hostId: string, log: (message: string) => void): Promise<FenceToken> {
+  const deadline = Date.now() + 2 * LEASE_TTL_MS + LEASE_RENEW_MS;
+  let firstSeen: string | undefined;
+  for (;;) {
+    let row: { epoch: string } | undefined;
+    let held: { lease: string } | undefined;
+    try {
+      [row] = await queryRows<{ epoch: string }>(
+        db,
+        sql`insert into node_leases (host_id, epoch, expires_at) values (${hostId}, 1, now() + ${`${LEASE_TTL_MS} milliseconds`}::interval)
+            on conflict (host_id) do update set epoch = node_leases.epoch + 1, expires_at = excluded.expires_at
+            where node_leases.expires_at < now()
+            returning epoch::text`,
+      );
+      if (row) return { hostId, epoch: Number(row.epoch) };
+      [held] = await queryRows<{ lease: string }>(db, sql`select epoch::text || '@' || expires_at::text as lease from node_leases where host_id = ${hostId}`);
+    } catch (error) {
+      // A peer taking the dead process's tables over ends the sessions named after this HOST_ID, ours too.
+      if (!isConnectionLost(error)) throw error;
+      await Bun.sleep(250);
+      continue;
+    }
+    if (firstSeen === undefined) {
+      firstSeen = held?.lease;
+      log(`waiting for the lease of a previous process with HOST_ID ${hostId} to expire (up to ${LEASE_TTL_MS / 1000} s)`);
+    }
+    const renewed = held !== undefined && firstSeen !== undefined && held.lease !== firstSeen;
+    if (renewed || Date.now() > deadline) {
+      throw new HostIdInUseError(`HOST_ID ${hostId} is in use by a live process (its lease keeps being renewed): give each node its own HOST_ID`);
+    }
+    await Bun.sleep(250);
+  }
+}
+
+/** Extends the lease while its epoch stands; false when another node took it over (fenced). */
+export async function renewLease(db: Queryable, token: FenceToken): Promise<boolean> {
+  const rows = await queryRows(
+    db,
+    sql`update node_leases set expires_at = now() + ${`${LEASE_TTL_MS} milliseconds`}::interval
+        where host_id = ${token.hostId} and epoch = ${token.epoch}::bigint returning 1`,
+  );
+  return rows.length > 0;
+}
+
+/** A graceful stop: the lease is given up at once, so peers take what is left without waiting. */
+export async function releaseLease(db: Queryable, token: FenceToken): Promise<void> {
+  await db.execute(sql`delete from node_leases where host_id = ${token.hostId} and epoch = ${token.epoch}::bigint`);
+}

@@ -1,0 +1,210 @@
+import { BusTimeoutError, NoResponderError, type Json, type Subscription } from "../../lib/bus/bus";
+import { AppError, type ErrorCode } from "../../lib/errors";
+import type { ServerMessage } from "../protocol/gateway";
+import type { ClusterNode } from "./node";
+
+/** What a table's host does for commands that arrived on other nodes. */
+export interface HostedTableCommands {
+  join(developerId: string, tableId: string, botId: string): Promise<unknown>;
+  leave(developerId: string, tableId: string, botId: string): Promise<unknown>;
+  view(tableId: string, viewerId: string | null): Promise<unknown>;
+}
+
+/** Watcher side: where a remote table's public messages go on this node. */
+export interface LocalSpectators {
+  deliver(tableId: string, message: ServerMessage): void;
+}
+
+const WATCH_RENEW_MS = 3_000;
+const WATCH_TTL_MS = 10_000;
+
+/** Retries of a command nobody answered, while the table still looks hosted elsewhere (≈ 0.75 s in all). */
+const UNANSWERED_RETRIES_MS = [50, 100, 200, 400];
+/**
+ * How long a forwarded join or leave may wait for its host: a busy host (its buy-ins queue behind
+ * database retries) answers late rather than never, and a late answer beats an ambiguous 503. A
+ * dead host is known at once (nobody answers); only a paused one costs the whole wait.
+ */
+const COMMAND_TIMEOUT_MS = 15_000;
+const RELEASE_LINGER_MS = 2_000;
+
+/** `forwardWhileElsewhere` found the table no longer hosted by another node: answer it here. */
+export const ANSWER_HERE = Symbol("answer here");
+
+type Command = { op: "join" | "leave"; developerId: string; botId: string } | { op: "get"; viewerId: string | null } | { op: "watch" | "unwatch"; node: string };
+
+/**
+ * Tables live on one node each; any node serves any request for them. The host subscribes to each
+ * of its tables' command subject (so after a takeover the new host simply subscribes), answers
+ * joins, leaves, reads and watch requests with the same bodies and status codes as a local call,
+ * and publishes the table's public messages while another node has spectators for it.
+ */
+export class TableRelay {
+  private readonly commandSubscriptions = new Map<string, Subscription>();
+  /** Tables released but still answered for a moment (see releaseTable). */
+  private readonly lingering = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Host side: the nodes watching each table, with when each last said so. */
+  private readonly watcherNodes = new Map<string, Map<string, number>>();
+  private keepalive: ReturnType<typeof setInterval> | undefined;
+  /** Watcher side: the tables this node relays to its own spectators. */
+  private readonly watched = new Map<string, Subscription>();
+
+  constructor(
+    private readonly node: ClusterNode,
+    private readonly commands: HostedTableCommands,
+    private readonly spectators: LocalSpectators,
+  ) {}
+
+  /**
+   * Watcher side: every few seconds each watched table's host hears again that this node watches,
+   * so a host that took the table over (or a watcher node that died) is known within seconds.
+   */
+  start(): void {
+    this.keepalive = setInterval(() => {
+      for (const tableId of this.watched.keys()) this.forward(tableId, { op: "watch", node: this.node.hostId }).catch(() => {});
+    }, WATCH_RENEW_MS);
+    (this.keepalive as { unref?: () => void }).unref?.();
+  }
+
+  /** With NATS: tables hosted by other nodes are reached; alone, there are none. */
+  get reachesOtherNodes(): boolean {
+    return this.node.bus.kind !== "local";
+  }
+
+  hostTable(tableId: string): void {
+    clearTimeout(this.lingering.get(tableId));
+    this.lingering.delete(tableId);
+    if (this.commandSubscriptions.has(tableId)) return;
+    this.commandSubscriptions.set(
+      tableId,
+      this.node.bus.subscribe(this.node.subjects.tableCommand(tableId), (message) => this.execute(tableId, message as Command)),
+    );
+  }
+
+  /**
+   * Stop answering for a table, after a moment: a command another node sent just before (it read
+   * the table as live) may still be on its way, and NATS would hand it to a subscription that is
+   * closing, which drops it and leaves its sender waiting out the timeout. Meanwhile commands are
+   * answered as any node answers a table nobody hosts (e.g. 409: the table is finished).
+   */
+  releaseTable(tableId: string): void {
+    this.watcherNodes.delete(tableId);
+    if (!this.commandSubscriptions.has(tableId) || this.lingering.has(tableId)) return;
+    const timer = setTimeout(() => {
+      this.lingering.delete(tableId);
+      this.commandSubscriptions.get(tableId)?.unsubscribe();
+      this.commandSubscriptions.delete(tableId);
+    }, RELEASE_LINGER_MS);
+    (timer as { unref?: () => void }).unref?.();
+    this.lingering.set(tableId, timer);
+  }
+
+  /** A command for a table hosted on another node; its error comes back as the same AppError. */
+  async forward(tableId: string, command: Command, timeoutMs?: number): Promise<unknown> {
+    let reply: Json;
+    try {
+      reply = await this.node.bus.request(this.node.subjects.tableCommand(tableId), command, timeoutMs);
+    } catch (error) {
+      if (error instanceof NoResponderError) {
+        throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "The node hosting this table is not answering; a live node takes its tables over within seconds: retry", { tableId, unanswered: true }, { "Retry-After": "2" });
+      }
+      if (error instanceof BusTimeoutError) {
+        // The host may have applied it: a retried join answers BOT_ALREADY_SEATED, a retried leave BOT_NOT_SEATED.
+        throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "The node hosting this table did not answer in time (it may have applied the request): check the table, then retry", { tableId }, { "Retry-After": "2" });
+      }
+      throw error;
+    }
+    const failure = reply.error as { status: number; code: ErrorCode; message: string; details?: unknown } | undefined;
+    if (failure) throw new AppError(failure.status, failure.code, failure.message, failure.details);
+    return reply.ok;
+  }
+
+  /**
+   * A join or leave for a table another node hosts. Nobody answering is often a moment, not a
+   * failure: the host is just now releasing the table (its match ended) or a peer is taking it
+   * over. So re-read where it lives (`elsewhere`) and retry briefly; 503 only if it stays so.
+   */
+  async forwardWhileElsewhere(tableId: string, command: Command, elsewhere: () => Promise<boolean>): Promise<unknown> {
+    for (const waitMs of [...UNANSWERED_RETRIES_MS, null]) {
+      try {
+        return await this.forward(tableId, command, COMMAND_TIMEOUT_MS);
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === "TABLE_HOST_UNAVAILABLE" && (error.details as { unanswered?: boolean })?.unanswered) || waitMs === null) throw error;
+      }
+      await Bun.sleep(waitMs);
+      if (!(await elsewhere())) return ANSWER_HERE;
+    }
+  }
+
+  /** Host side: is any other node watching this table? */
+  watchedElsewhere(tableId: string): boolean {
+    const nodes = this.watcherNodes.get(tableId);
+    if (!nodes) return false;
+    const now = Date.now();
+    for (const [node, seenAt] of nodes) if (now - seenAt > WATCH_TTL_MS) nodes.delete(node);
+    return nodes.size > 0;
+  }
+
+  publish(tableId: string, message: ServerMessage): void {
+    if (this.watchedElsewhere(tableId)) this.node.bus.publish(this.node.subjects.tableEvents(tableId), message);
+  }
+
+  /** Watcher side: relay a remote table's messages to this node's spectators; answers the table's view. */
+  async watch(tableId: string): Promise<unknown> {
+    if (!this.watched.has(tableId)) {
+      this.watched.set(
+        tableId,
+        this.node.bus.subscribe(this.node.subjects.tableEvents(tableId), (message) => this.spectators.deliver(tableId, message as ServerMessage)),
+      );
+    }
+    try {
+      return await this.forward(tableId, { op: "watch", node: this.node.hostId });
+    } catch (error) {
+      this.unwatch(tableId);
+      throw error;
+    }
+  }
+
+  unwatch(tableId: string): void {
+    const subscription = this.watched.get(tableId);
+    if (!subscription) return;
+    subscription.unsubscribe();
+    this.watched.delete(tableId);
+    this.forward(tableId, { op: "unwatch", node: this.node.hostId }).catch(() => {});
+  }
+
+  stop(): void {
+    clearInterval(this.keepalive);
+    for (const timer of this.lingering.values()) clearTimeout(timer);
+    this.lingering.clear();
+    for (const subscription of [...this.commandSubscriptions.values(), ...this.watched.values()]) subscription.unsubscribe();
+    this.commandSubscriptions.clear();
+    this.watched.clear();
+    this.watcherNodes.clear();
+  }
+
+  private async execute(tableId: string, command: Command): Promise<Json> {
+    try {
+      switch (command.op) {
+        case "join":
+          return { ok: await this.commands.join(command.developerId, tableId, command.botId) };
+        case "leave":
+          return { ok: await this.commands.leave(command.developerId, tableId, command.botId) };
+        case "get":
+          return { ok: await this.commands.view(tableId, command.viewerId) };
+        case "watch": {
+          let nodes = this.watcherNodes.get(tableId);
+          if (!nodes) this.watcherNodes.set(tableId, (nodes = new Map()));
+          nodes.set(command.node, Date.now());
+          return { ok: await this.commands.view(tableId, null) };
+        }
+        case "unwatch":
+          this.watcherNodes.get(tableId)?.delete(command.node);
+          return { ok: true };
+      }
+    } catch (error) {
+      if (error instanceof AppError) return { error: { status: error.status, code: error.code, message: error.message, details: error.details } };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/** Ratings in the database: applied in the match's own transaction, and rebuilt from the records. */
+import { asc, eq, isNotNull, sql } from "drizzle-orm";
+import { anyOf, queryRows, type Db, type Queryable } from "../../db";
+import { botRatings, hands, matches, matchPlayers } from "../../db/schema";
+import { compareIds } from "../../lib/ids";
+import type { StoredHand } from "../tables/hand-history";
+import { addHandResult, applyMatch, conservativeRating, noHands, priorRating, type BotRating, type HandResults, type MatchResult } from "./skill";
+
+type RatingRow = typeof botRatings.$inferSelect;
+
+const toRow = (r: BotRating): RatingRow => ({ ...r, rating: conservativeRating(r) });
+
+/**
+ * Inside the transaction that records the match: lock the players' rating rows (created at the
+ * prior when missing, in bot id order so concurrent matches cannot deadlock), take the match's
+ * place in the ratings' history, apply it. A bot's updates happen in rated_seq order, which the
+ * rebuild replays.
+ */
+export async function rateMatch(tx: Queryable, matchId: string, results: MatchResult[]): Promise<void> {
+  const ids = results.map((r) => r.botId).sort(compareIds);
+  await tx.insert(botRatings).values(ids.map((id) => toRow(priorRating(id)))).onConflictDoNothing();
+  const rows = await tx.select().from(botRatings).where(anyOf(botRatings.botId, ids)).orderBy(sql`${botRatings.botId} collate "C"`).for("update");
+  const [{ seq }] = await queryRows<{ seq: string | number }>(tx, sql`select nextval('rating_seq') as seq`);
+  await tx.update(matches).set({ ratedSeq: Number(seq) }).where(eq(matches.id, matchId));
+  const updated = applyMatch(new Map(rows.map((row) => [row.botId, row])), results);
+  for (const rating of updated) {
+    const { botId, ...values } = toRow(rating);
+    await tx.update(botRatings).set(values).where(eq(botRatings.botId, botId));
+  }
+}
+
+/** Every rated match again, in the order it was first applied, from the match records and hand histories. */
+export async function rebuildRatings(db: Db): Promise<{ matches: number; bots: number }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`lock table bot_ratings in exclusive mode`);
+    const rated = await tx.select({ id: matches.id }).from(matches).where(isNotNull(matches.ratedSeq)).orderBy(asc(matches.ratedSeq));
+    const current = new Map<string, BotRating>();
+    for (const { id } of rated) {
+      const results = await matchResults(tx, id);
+      for (const rating of applyMatch(current, results)) current.set(rating.botId, rating);
+    }
+    await tx.delete(botRatings);
+    const rows = [...current.values()].map(toRow);
+    for (let i = 0; i < rows.length; i += 1000) await tx.insert(botRatings).values(rows.slice(i, i + 1000));
+    return { matches: rated.length, bots: rows.length };
+  });
+}
+
+/** A recorded match's results: final chips from its players, hand results from its histories in hand order. */
+async function matchResults(tx: Queryable, matchId: string): Promise<MatchResult[]> {
+  const players = await tx.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position));
+  const handRows = await tx.select({ history: hands.history }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number));
+  const results = new Map<string, HandResults>(players.map((p) => [p.botId, noHands()]));
+  for (const { history } of handRows) addHandResults(results, history as StoredHand);
+  return players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, hands: results.get(p.botId)! }));
+}
+
+/** A finished hand's result for each of its players, in big blinds. */
+export function addHandResults(results: Map<string, HandResults>, hand: Pick<StoredHand, "players" | "bigBlind">): void {
+  for (const p of hand.players) {
+    let acc = results.get(p.botId);
+    if (!acc) results.set(p.botId, (acc = noHands()));
+    addHandResult(acc, p.finalStack - p.startingStack, hand.bigBlind);
+  }
+}

@@ -1,0 +1,27 @@
+import type { TableConfig } from "../../db/schema";
+import type { Card } from "../../poker/cards";
+import { fairDeck } from "../../poker/fair-deck";
+import { shuffleDeck, type Rng } from "../../poker/rng";
+
+/**
+ * Which deal a hand plays: in a duplicate match every deal is played twice, hands 2k − 1 and 2k
+ * (heads-up, the button moves between them, so the second copy gives each seat the other's cards
+ * and position).
+ */
+export function dealOfHand(handNumber: number, duplicate: boolean): number {
+  return duplicate ? Math.ceil(handNumber / 2) : handNumber;
+}
+
+/**
+ * The deck of each hand: from the match's committed secret (provably fair), or else from the seeded
+ * PRNG in play order (replays). A duplicate match repeats each deck once.
+ */
+export function dealSource(config: Pick<TableConfig, "duplicate">, deckSecret: string | null, rng: Rng): (handNumber: number) => Card[] {
+  const duplicate = config.duplicate === true;
+  if (deckSecret !== null) return (handNumber) => fairDeck(deckSecret, dealOfHand(handNumber, duplicate));
+  let previous: Card[] = [];
+  return (handNumber) => {
+    if (!duplicate || handNumber % 2 === 1) previous = shuffleDeck(rng);
+    return previous.slice();
+  };
+}

@@ -1,0 +1,78 @@
+import { asc, eq } from "drizzle-orm";
+import { anyOf, type Db } from "../../db";
+import { bots, hands, matches, seats, tables } from "../../db/schema";
+import type { BuiltInStrategy } from "../bots/model";
+import { addHandResults } from "../ratings/store";
+import type { StoredHand } from "./hand-history";
+import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "./runtime";
+
+type TableRow = typeof tables.$inferSelect;
+type SeatRow = typeof seats.$inferSelect;
+
+/**
+ * Rebuilds tables a node takes over (its own after a restart, or a dead node's) from what is
+ * recorded. A waiting table keeps its seats. A running match resumes from the stacks after its
+ * last recorded hand, same matchId: the hand in flight when the host died is void (its chips are
+ * back in the stacks it started from) and its number is skipped, so its deck is never dealt again.
+ */
+export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: number): Promise<TableRuntime[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const seatRows = await db.select().from(seats).where(anyOf(seats.tableId, ids));
+  const botRows = await db.select({ id: bots.id, strategy: bots.strategy }).from(bots).where(anyOf(bots.id, [...new Set(seatRows.map((s) => s.botId!))]));
+  const strategyOf = new Map(botRows.map((b) => [b.id, b.strategy as BuiltInStrategy | null]));
+  const seatOf = (row: SeatRow): SeatRuntime =>
+    newSeatRuntime({
+      seatId: row.id,
+      position: row.position!,
+      botId: row.botId!,
+      developerId: row.developerId,
+      strategy: strategyOf.get(row.botId!) ?? null,
+      buyIn: row.buyIn,
+      chips: row.chips,
+      timeBankMs,
+    });
+  const result: TableRuntime[] = [];
+  for (const row of rows) {
+    const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config);
+    for (const seat of seatRows.filter((s) => s.tableId === row.id && s.status === "open")) table.seats.set(seat.position!, seatOf(seat));
+    if (row.status === "running" && row.matchId) await resumeMatchState(db, table, row.matchId, seatRows.filter((s) => s.tableId === row.id), seatOf);
+    result.push(table);
+  }
+  return result;
+}
+
+async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime): Promise<void> {
+  const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
+  table.status = "running";
+  table.matchId = matchId;
+  table.startedAt = match.startedAt.getTime();
+  table.deckSecret = match.deckSecret;
+  table.deckCommitment = match.deckCommitment;
+  // Seats that left or busted during the match were cashed out then: they are its departed players.
+  for (const row of tableSeats) {
+    if (row.status === "closed" && row.closedAt && row.closedAt.getTime() >= table.startedAt) {
+      table.departed.push({ ...seatOf(row), finalChips: row.cashout ?? 0 });
+    }
+  }
+  const recorded = await db.select({ number: hands.number, history: hands.history }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number));
+  const players = new Map([...table.seats.values(), ...table.departed].map((s) => [s.botId, s]));
+  const results = new Map([...players.values()].map((s) => [s.botId, s.handResults]));
+  for (const { history } of recorded) {
+    const hand = history as StoredHand;
+    addHandResults(results, hand);
+    const winners = new Set(hand.pots.flatMap((pot) => pot.winners));
+    for (const p of hand.players) {
+      const seat = players.get(p.botId);
+      if (!seat) continue;
+      seat.handsPlayed += 1;
+      if (winners.has(p.seat)) seat.handsWon += 1;
+    }
+  }
+  const last = recorded.at(-1);
+  table.buttonPosition = last ? (last.history as StoredHand).button : null;
+  // The hand in flight (if any) had the next number: it is void and never dealt again.
+  table.handNumber = (last?.number ?? 0) + 1;
+  table.voidedHands = table.handNumber - recorded.length;
+}
+

@@ -1,0 +1,107 @@
+import { anyOf, type Db } from "../../db";
+import { matches, type TableConfig, type TableStatus, type tables } from "../../db/schema";
+import { errors } from "../../lib/errors";
+import { handsRecordedOf, openSeatsOf } from "./persistence";
+import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+
+export interface CreateTableInput {
+  buyIn?: number;
+  smallBlind?: number;
+  bigBlind?: number;
+  maxPlayers?: number;
+  maxHands?: number;
+  actionTimeoutMs?: number;
+  seed?: string;
+  duplicate?: boolean;
+}
+
+export interface SeatView {
+  seat: number;
+  botId: string;
+  chips: number;
+  leaving: boolean;
+}
+
+export type LeaveResult = { tableId: string; botId: string; status: "left" | "leaving"; cashout: number | null };
+
+export const isLive = (status: TableStatus) => status === "waiting" || status === "running";
+
+export interface TableView {
+  tableId: string;
+  /** Without `seed`, except in the creator's own read of the table. */
+  config: TableConfig;
+  /** Dealt from a seed: private to its creator's bots, never ranked. */
+  seeded: boolean;
+  /** While a match runs: SHA-256 (hex) of the secret its decks derive from, revealed after the match. */
+  deckCommitment: string | null;
+  status: TableStatus;
+  seats: SeatView[];
+  matchId: string | null;
+  handsPlayed: number;
+  createdAt: string;
+}
+
+/** A hosted table as anyone (or its creator, `viewerId`) may see it. */
+export function viewOfRuntime(table: TableRuntime, viewerId: string | null): TableView {
+  return {
+    tableId: table.tableId,
+    config: configFor(table.config, table.createdBy, viewerId),
+    seeded: isSeeded(table.config),
+    deckCommitment: table.status === "running" ? table.deckCommitment : null,
+    status: table.status,
+    seats: seatsInOrder(table).map(seatView),
+    matchId: table.matchId,
+    handsPlayed: handsPlayedAt(table),
+    createdAt: table.createdAt.toISOString(),
+  };
+}
+
+/** Tables from their rows: live state for those hosted here, the stored state for the others. */
+export async function viewsOfRows(
+  db: Db,
+  rows: Array<typeof tables.$inferSelect>,
+  viewerId: string | null,
+  hostedHere: (tableId: string) => TableRuntime | undefined,
+): Promise<TableView[]> {
+  const elsewhere = rows.filter((r) => !hostedHere(r.id));
+  const open = await openSeatsOf(db, elsewhere.map((r) => r.id));
+  const runningMatches = elsewhere.filter((r) => r.status === "running" && r.matchId).map((r) => r.matchId!);
+  const commitments = runningMatches.length
+    ? await db.select({ id: matches.id, deckCommitment: matches.deckCommitment }).from(matches).where(anyOf(matches.id, runningMatches))
+    : [];
+  const handsRecorded = await handsRecordedOf(db, elsewhere.flatMap((r) => (r.matchId ? [r.matchId] : [])));
+  return rows.map((row) => {
+    const hosted = hostedHere(row.id);
+    if (hosted) return viewOfRuntime(hosted, viewerId);
+    return {
+      tableId: row.id,
+      config: configFor(row.config, row.createdBy, viewerId),
+      seeded: isSeeded(row.config),
+      deckCommitment: row.status === "running" ? (commitments.find((m) => m.id === row.matchId)?.deckCommitment ?? null) : null,
+      status: row.status,
+      seats: open
+        .filter((s) => s.tableId === row.id)
+        .sort((a, b) => a.position! - b.position!)
+        .map((s) => ({ seat: s.position!, botId: s.botId!, chips: s.chips, leaving: false })),
+      matchId: row.matchId,
+      handsPlayed: row.matchId ? (handsRecorded.get(row.matchId) ?? 0) : 0,
+      createdAt: row.createdAt.toISOString(),
+    };
+  });
+}
+
+/** Tables only their creator's bots may join: nobody else may play cards someone can know in advance. */
+export function refuseIfPrivate(config: TableConfig): void {
+  if (isSeeded(config)) throw errors.forbidden("This table deals from a seed: only its creator's bots may join", "SEEDED_TABLE_PRIVATE");
+  if (config.duplicate) {
+    throw errors.forbidden("A duplicate match replays each deal with the seats swapped, so a bot that remembers its cards knows its opponent's: only the creator's bots may join", "DUPLICATE_TABLE_PRIVATE");
+  }
+}
+
+function configFor(config: TableConfig, createdBy: string, viewerId: string | null): TableConfig {
+  return viewerId === createdBy ? config : publicConfig(config);
+}
+
+export function seatView(seat: SeatRuntime): SeatView {
+  return { seat: seat.position, botId: seat.botId, chips: seat.chips, leaving: seat.leaving };
+}

@@ -1,0 +1,97 @@
+import { applyEvent, emptyTable, newHand, type TableState } from "./table-state";
+import { tableHtml } from "./table-view";
+import { escapeHtml } from "../view-kit";
+
+const data = JSON.parse(document.getElementById("page-data")!.textContent!) as {
+  tableId: string;
+  maxPlayers: number;
+  seats: Array<{ seat: number; botId: string; chips: number }>;
+  names: Record<string, string>;
+};
+const $ = (id: string) => document.getElementById(id)!;
+
+let state: TableState = { ...emptyTable(), seats: newHand(0, null, data.seats.map((s) => ({ seat: s.seat, botId: s.botId, stack: s.chips }))).seats };
+let handsSeen = 0;
+let pending = false;
+const log: string[] = [];
+
+/** Renders at most once per frame: a match of built-in bots sends hundreds of messages a second. */
+function render(): void {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    $("table").innerHTML = tableHtml(state, data.maxPlayers, data.names);
+    $("hand").textContent = state.handNumber > 0 ? `hand ${state.handNumber}` : "waiting for the next hand";
+    $("live").dataset.hand = String(state.handNumber);
+    $("live").dataset.handsSeen = String(handsSeen);
+    $("log").innerHTML = log.map((line) => `<li>${escapeHtml(line)}</li>`).join("");
+  });
+}
+
+function note(line: string): void {
+  log.unshift(line);
+  log.length = Math.min(log.length, 30);
+}
+
+type Message = { type: string; [key: string]: any };
+
+function receive(message: Message): void {
+  switch (message.type) {
+    case "watching":
+      state = { ...state, seats: newHand(0, null, message.table.seats.map((s: any) => ({ seat: s.seat, botId: s.botId, stack: s.chips }))).seats };
+      $("status").textContent = message.table.status === "running" ? "live" : message.table.status;
+      break;
+    case "match_started":
+    case "match_resumed":
+      $("status").textContent = "live";
+      note(message.type === "match_started" ? "the match starts" : "the match resumes");
+      break;
+    case "hand_started":
+      handsSeen += 1;
+      state = newHand(message.handNumber, message.button, message.seats);
+      break;
+    case "action":
+      // Blinds and antes are already in hand_started's bets.
+      if (!["small_blind", "big_blind", "ante"].includes(message.action)) state = applyEvent(state, { ...message, type: "action" });
+      note(`hand ${message.handNumber} · seat ${message.seat} ${state.seats.find((s) => s.seat === message.seat)?.last || message.action}`);
+      break;
+    case "street":
+      state = applyEvent(state, message);
+      note(`hand ${message.handNumber} · ${state.note}`);
+      break;
+    case "hand_ended":
+      for (const shown of message.showdown) state = applyEvent(state, { type: "show", seat: shown.seat, cards: shown.cards });
+      for (const pot of message.pots) state = applyEvent(state, { type: "pot_awarded", amount: pot.amount, winners: pot.winners, shares: pot.shares });
+      for (const s of message.stacks) {
+        const seat = state.seats.find((x) => x.seat === s.seat);
+        if (seat) seat.stack = s.stack;
+      }
+      note(`hand ${message.handNumber} · ${message.showdown.map((s: any) => `seat ${s.seat} shows ${s.cards.join(" ")} (${s.hand})`).join(", ") || "won without a showdown"}`);
+      break;
+    case "match_ended":
+      $("status").innerHTML = `match over · <a href="/matches/${encodeURIComponent(message.matchId)}">watch the replay</a>`;
+      note("the match is over");
+      break;
+    case "error":
+      $("status").textContent = message.message;
+      break;
+  }
+  render();
+}
+
+let retryMs = 500;
+function connect(): void {
+  const socket = new WebSocket(`${location.origin.replace(/^http/, "ws")}/api/tables/${encodeURIComponent(data.tableId)}/watch`);
+  socket.onopen = () => (retryMs = 500);
+  socket.onmessage = (event) => receive(JSON.parse(String(event.data)));
+  socket.onclose = (event) => {
+    if (event.code === 4004 || event.code === 4029) return;
+    // Reconnects by itself: a restart or a takeover by another node is a pause, not the end.
+    $("status").textContent = `reconnecting in ${Math.round(retryMs / 1000)} s…`;
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(10_000, retryMs * 2);
+  };
+}
+render();
+connect();

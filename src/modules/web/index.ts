@@ -1,0 +1,74 @@
+import { Elysia } from "elysia";
+import { AppError } from "../../lib/errors";
+import type { Bots } from "../bots/service";
+import type { Matches } from "../matches/service";
+import type { Ratings } from "../ratings/service";
+import type { Stats } from "../stats/service";
+import type { Tables } from "../tables/service";
+import { clientScript, STYLESHEET } from "./assets";
+import { htmlResponse, notFoundPage } from "./layout";
+import { livePage, replayPage } from "./live-pages";
+import { botPage, leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
+
+export interface WebDeps {
+  tables: Tables;
+  matches: Matches;
+  stats: Stats;
+  ratings: Ratings;
+  bots: Bots;
+  leaderboardMinMatches: number;
+}
+
+/** A 404 from a service becomes the HTML 404 page; anything else goes to the one error path. */
+async function orNotFound(what: string, render: () => Promise<string>): Promise<Response> {
+  try {
+    return htmlResponse(await render());
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 404 || error.status === 400)) return notFoundPage(what);
+    throw error;
+  }
+}
+
+const asset = (body: string, type: string) => new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
+
+/**
+ * The web face: server-rendered pages of public information (what the JSON API shows anyone),
+ * with a small script where a page moves (the live table, the replay viewer).
+ */
+export function webModule(deps: WebDeps) {
+  const names = (botIds: Iterable<string>) => deps.bots.namesOf([...new Set(botIds)]);
+  // Bundled once per process, now rather than on the first visitor's request.
+  void clientScript("live").catch((error) => console.error("bundling the web pages' scripts failed", error));
+  return new Elysia({ name: "module:web" })
+    .get("/", async () => {
+      const [tables, matches, board] = await Promise.all([deps.tables.lobby(), deps.matches.list({ limit: 10 }), deps.stats.leaderboard({ limit: 10 })]);
+      const ids = [...tables.flatMap((t) => t.seats.map((s) => s.botId)), ...matches.flatMap((m) => m.players.map((p) => p.botId)), ...board.map((e) => e.botId)];
+      return htmlResponse(lobbyPage(tables, matches as MatchSummary[], board, await names(ids)));
+    }, { detail: { hide: true } })
+    .get("/leaderboard", async () => {
+      const [board, ratings] = await Promise.all([deps.stats.leaderboard({ limit: 100 }), deps.ratings.list({ limit: 100 })]);
+      return htmlResponse(leaderboardPage(board, ratings, deps.leaderboardMinMatches, await names([...board, ...ratings].map((e) => e.botId))));
+    }, { detail: { hide: true } })
+    .get("/bots/:botId", ({ params }) =>
+      orNotFound("No bot with this id.", async () => {
+        const bot = await deps.bots.find(params.botId);
+        const [stats, rating, matches] = await Promise.all([deps.stats.ofBot(bot.botId), deps.ratings.ofBot(bot.botId), deps.matches.list({ botId: bot.botId, limit: 30 })]);
+        const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt };
+        return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[] }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
+      }), { detail: { hide: true } })
+    .get("/matches/:matchId", ({ params }) =>
+      orNotFound("No completed match with this id.", async () => {
+        const match = (await deps.matches.get(params.matchId)) as MatchSummary;
+        return replayPage(match, await names(match.players.map((p) => p.botId)));
+      }), { detail: { hide: true } })
+    .get("/tables/:tableId", ({ params }) =>
+      orNotFound("No table with this id.", async () => {
+        const table = await deps.tables.get(params.tableId);
+        return livePage(table, await names(table.seats.map((s) => s.botId)));
+      }), { detail: { hide: true } })
+    .get("/assets/site.css", () => asset(STYLESHEET, "text/css; charset=utf-8"), { detail: { hide: true } })
+    .get("/assets/:script", async ({ params }) => {
+      const body = params.script.endsWith(".js") ? await clientScript(params.script.slice(0, -3)) : undefined;
+      return body === undefined ? notFoundPage("No such asset.") : asset(body, "text/javascript; charset=utf-8");
+    }, { detail: { hide: true } });
+}

@@ -1,0 +1,35 @@
+import type { TableView } from "../tables/views";
+import { escapeHtml, shortId } from "./view-kit";
+import { page } from "./layout";
+import type { MatchSummary } from "./pages";
+
+export function replayPage(match: MatchSummary, names: Record<string, string>): string {
+  const players = match.players
+    .map((p) => `<li><a href="/bots/${encodeURIComponent(p.botId)}">${escapeHtml(names[p.botId] ?? shortId(p.botId))}</a>: ${p.finalChips} chips (${p.profit > 0 ? "+" : ""}${p.profit})</li>`)
+    .join("");
+  const id = encodeURIComponent(match.matchId);
+  return page(
+    `Replay ${shortId(match.matchId)}`,
+    `<h1>Match replay <span class="muted">${escapeHtml(match.matchId)}</span></h1>
+<p>${match.handsPlayed} hands · blinds ${match.config.smallBlind}/${match.config.bigBlind} · buy-in ${match.config.buyIn} · <a href="/api/matches/${id}/hands?format=phh" download="${id}.phhs">download the hand histories (PHH)</a></p>
+<section id="viewer" aria-label="replay viewer"><div id="table"><p class="muted">Loading the hand histories…</p></div>
+<p id="position" aria-live="polite"></p><p id="note" aria-live="polite"></p>
+<div class="controls" role="toolbar" aria-label="replay controls"><button id="prev-hand" title="previous hand (↑)">« Hand</button><button id="prev-step" title="previous action (←)">◀ Action</button>
+<button id="play" aria-pressed="false" title="play or pause (space)">Play</button><button id="next-step" title="next action (→)">Action ▶</button><button id="next-hand" title="next hand (↓)">Hand »</button><button id="next-showdown">Next showdown</button></div>
+<p class="muted">Keys: ← → action, ↑ ↓ hand, space play/pause. Hole cards appear where they were shown down.</p></section>
+<section aria-labelledby="chips-title"><h2 id="chips-title">Chips over the match</h2><div id="chart"></div></section>
+<section aria-labelledby="result-title"><h2 id="result-title">Result</h2><ul>${players}</ul></section>`,
+    { script: "replay", data: { matchId: match.matchId, maxPlayers: match.config.maxPlayers, buyIn: match.config.buyIn, names } },
+  );
+}
+
+export function livePage(table: TableView, names: Record<string, string>): string {
+  return page(
+    `Table ${shortId(table.tableId)}`,
+    `<h1>Table <span class="muted">${escapeHtml(table.tableId)}</span></h1>
+<p>${table.config.maxPlayers} seats · blinds ${table.config.smallBlind}/${table.config.bigBlind} · buy-in ${table.config.buyIn}${table.seeded ? " · seeded" : ""}</p>
+<section id="live" aria-label="live table"><p id="status" aria-live="polite">${table.status === "running" ? "live" : escapeHtml(table.status)}</p><p id="hand"></p><div id="table"></div></section>
+<section aria-labelledby="log-title"><h2 id="log-title">What just happened</h2><ol id="log" reversed></ol></section>`,
+    { script: "live", data: { tableId: table.tableId, maxPlayers: table.config.maxPlayers, seats: table.seats, names } },
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * Provably fair deals: every deck of a match is a pure function of a 256-bit secret drawn at
+ * match start and the hand number, so the secret, revealed after the match, lets anyone re-derive
+ * every card; its SHA-256 (the commitment) is published before the first card is dealt.
+ * The algorithm is part of the public contract (docs/FAIRNESS.md): changing it needs a new name.
+ */
+import { createHash, createHmac } from "node:crypto";
+import type { Card } from "./cards.ts";
+import { shuffleDeck, type Rng } from "./rng.ts";
+
+export const FAIR_DECK_ALGORITHM = "hmac-sha256-fisher-yates-v1";
+/** A duplicate match: hand n plays the deck of deal ⌈n / 2⌉ (each deal twice, seats swapped). */
+export const DUPLICATE_DECK_ALGORITHM = `${FAIR_DECK_ALGORITHM}-duplicate`;
+
+/** Lowercase hex SHA-256 of the secret's bytes. */
+export function deckCommitment(secretHex: string): string {
+  return createHash("sha256").update(Buffer.from(secretHex, "hex")).digest("hex");
+}
+
+/**
+ * The uint32 stream of one hand: HMAC-SHA256 keyed by the secret over the ASCII text
+ * `hand <n> block <k>` for k = 0, 1, 2, …; each 32-byte block is eight big-endian words.
+ */
+export function handStream(secretHex: string, handNumber: number): Rng {
+  const key = Buffer.from(secretHex, "hex");
+  let block: Buffer = Buffer.alloc(0);
+  let k = 0, offset = 32;
+  return {
+    nextUint32() {
+      if (offset === 32) {
+        block = createHmac("sha256", key).update(`hand ${handNumber} block ${k++}`).digest();
+        offset = 0;
+      }
+      const word = block.readUInt32BE(offset);
+      offset += 4;
+      return word;
+    },
+  };
+}
+
+/**
+ * The deck of hand `handNumber`: Fisher–Yates over 2c, 2d, 2h, 2s, 3c, … As (card id = rank × 4
+ * + suit), for i = 0 … 50 swapping position i with i + (w mod (52 − i)), where w is the next word
+ * of the hand's stream below the largest multiple of (52 − i) that fits in 2^32 (rejection: no bias).
+ */
+export function fairDeck(secretHex: string, handNumber: number): Card[] {
+  return shuffleDeck(handStream(secretHex, handNumber));
+}

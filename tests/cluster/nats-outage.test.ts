@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { TestCluster, until } from "../support/nodes";
+
+// A NATS server of this file's own (the shared one serves other files), stopped and started again.
+setDefaultTimeout(120_000);
+
+const PORT = 20_000 + Math.floor(Math.random() * 20_000);
+let nats: ReturnType<typeof Bun.spawn> | undefined;
+let cluster: TestCluster;
+
+function startNats(): void {
+  nats = Bun.spawn(["/usr/sbin/nats-server", "-a", "127.0.0.1", "-p", String(PORT)], { stdout: "ignore", stderr: "ignore" });
+}
+
+async function stopNats(): Promise<void> {
+  nats?.kill("SIGKILL");
+  await nats?.exited;
+  nats = undefined;
+}
+
+const natsAnswers = () =>
+  Bun.connect({ hostname: "127.0.0.1", port: PORT, socket: { data() {} } }).then(
+    (socket) => (socket.end(), true),
+    () => false,
+  );
+
+beforeAll(async () => {
+  startNats();
+  await until(natsAnswers, 10_000, "the private NATS server");
+  cluster = await TestCluster.create("outage", { NATS_URL: `nats://127.0.0.1:${PORT}` });
+  await Promise.all(["node_a", "node_b"].map((id) => cluster.start(id)));
+});
+afterAll(async () => {
+  await cluster.close();
+  await stopNats();
+});
+
+async function developer(node: string) {
+  const email = `o-${Math.random().toString(36).slice(2)}@example.com`;
+  const token = (await cluster.api(node, "POST", "/api/auth/register", { body: { email, password: "a long password" } })).body.token as string;
+  expect((await cluster.api(node, "POST", "/api/me/balance/faucet", { token })).status).toBe(200);
+  return token;
+}
+
+const peersOf = async (node: string) => (await cluster.api(node, "GET", "/health")).body.peers.length as number;
+
+describe("NATS goes away and comes back", () => {
+  test("while it is down the host serves its own table and other nodes answer 503 or the stored row; once it is back, any node serves again and the books balance", async () => {
+    await until(async () => (await peersOf("node_b")) === 1, 15_000, "node_b to see node_a");
+    const [ownerA, ownerB] = [await developer("node_a"), await developer("node_b")];
+    const table = (await cluster.api("node_a", "POST", "/api/tables", { token: ownerA, body: { maxPlayers: 2, maxHands: 10 } })).body;
+    const botA = (await cluster.api("node_a", "POST", "/api/bots", { token: ownerA, body: { name: "a", strategy: "caller" } })).body;
+    const botB = (await cluster.api("node_b", "POST", "/api/bots", { token: ownerB, body: { name: "b", strategy: "raiser" } })).body;
+
+    await stopNats();
+    const refused = await cluster.api("node_b", "POST", `/api/tables/${table.tableId}/join`, { token: ownerB, body: { botId: botB.botId } });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe("TABLE_HOST_UNAVAILABLE");
+    expect(refused.headers.get("retry-after")).toBe("2");
+    // Nothing was charged for the refused join.
+    expect((await cluster.api("node_b", "GET", "/api/me/balance", { token: ownerB })).body.balance).toBe(10_000);
+    const stored = await cluster.api("node_b", "GET", `/api/tables/${table.tableId}`);
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ tableId: table.tableId, status: "waiting", seats: [] });
+    const local = await cluster.api("node_a", "POST", `/api/tables/${table.tableId}/join`, { token: ownerA, body: { botId: botA.botId } });
+    expect(local.status).toBe(201);
+
+    startNats();
+    await until(async () => (await peersOf("node_b")) === 1 && (await peersOf("node_a")) === 1, 20_000, "the nodes to find each other again");
+    const joined = await until(async () => {
+      const attempt = await cluster.api("node_b", "POST", `/api/tables/${table.tableId}/join`, { token: ownerB, body: { botId: botB.botId } });
+      return attempt.status === 201 ? attempt : null;
+    }, 20_000, "a join through node_b");
+    expect(joined.body).toMatchObject({ botId: botB.botId, chips: 1000 });
+    const finished = await until(async () => {
+      const view = await cluster.api("node_b", "GET", `/api/tables/${table.tableId}`);
+      return view.body.status === "finished" ? view.body : null;
+    }, 60_000, "the match to end");
+    const [match] = (await cluster.api("node_b", "GET", `/api/matches?botId=${botB.botId}`)).body;
+    expect(match.handsPlayed).toBeGreaterThan(0);
+    // A table nobody hosts any more reads from the database, with the hands its match recorded.
+    expect(finished).toMatchObject({ matchId: match.matchId, handsPlayed: match.handsPlayed });
+    expect(match.players.map((p: any) => p.botId).sort()).toEqual([botA.botId, botB.botId].sort());
+    const report = await cluster.audit();
+    expect(report.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import postgres from "postgres";
+import { main } from "../../src/cli/index";
+import { fairDeck } from "../../src/poker/fair-deck";
+import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
+import { WsBot } from "../support/ws-bot";
+
+setDefaultTimeout(90_000);
+
+const ROOT = resolve(import.meta.dir, "../..");
+const dir = mkdtempSync(join(tmpdir(), "fairness-test-"));
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer("fairness");
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(argv: string[], token?: string) {
+  let stdout = "", stderr = "";
+  const config = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  if (token) await Bun.write(config, JSON.stringify({ token, server: server.url }));
+  const code = await main(argv, {
+    env: { POKER_CONFIG: config, POKER_SERVER: server.url },
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd: ROOT,
+    isTTY: false,
+  });
+  return { code, stdout, stderr };
+}
+
+async function sql<T>(work: (db: postgres.Sql) => Promise<T>): Promise<T> {
+  const db = postgres(server.testDb.url, { max: 1, onnotice: () => {} });
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Run as a separate process (the server lives in this one: a blocking spawn would starve it). */
+async function standalone(matchId: string) {
+  const run = Bun.spawn(["bun", join(ROOT, "docs/verify-deals.mjs"), server.url, matchId], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+  return { code, out: out + err };
+}
+
+describe("provably fair deals: commit at match start, reveal after, anyone re-derives every card", () => {
+  let matchId: string;
+  let commitment: string;
+  let owner: { token: string };
+
+  beforeAll(async () => {
+    owner = await registerWithCredits(server, "fair");
+    const remote = await createBot(server, owner.token, "remote");
+    // The remote bot thinks 400 ms over its first request, so the match is seen running.
+    let first = true;
+    const bot = await new WsBot(server.url, remote.apiKey, (request, self) => {
+      if (!first) return { action: request.legalActions.includes("check") ? "check" : "call" };
+      first = false;
+      setTimeout(() => self.send({ type: "action", requestId: request.requestId, action: "fold" }), 400);
+      return "silent";
+    }).connect();
+    const others = [(await createBot(server, owner.token, "c", "caller")).botId, (await createBot(server, owner.token, "t", "tight")).botId];
+    const table = await server.api("POST", "/api/tables", { token: owner.token, body: { maxPlayers: 3, maxHands: 30, actionTimeoutMs: 600 } });
+    const tableId = table.body.tableId;
+    const watched: any[] = [];
+    const watcher = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
+    watcher.onmessage = (event) => watched.push(JSON.parse(String(event.data)));
+    await new Promise((r) => (watcher.onopen = r));
+    for (const botId of [remote.botId, ...others]) await server.api("POST", `/api/tables/${tableId}/join`, { token: owner.token, body: { botId } });
+    const started = await bot.next((m) => m.type === "match_started");
+    matchId = started.matchId;
+    commitment = started.deckCommitment;
+    expect(commitment).toMatch(/^[0-9a-f]{64}$/);
+    // While it runs: the commitment is public, the secret is not.
+    const running = await server.api("GET", `/api/tables/${tableId}`);
+    expect(running.body).toMatchObject({ status: "running", deckCommitment: commitment });
+    const early = await server.api("GET", `/api/matches/${matchId}/fairness`);
+    expect(early.status).toBe(404);
+    expect(early.body.error.code).toBe("NOT_FOUND");
+    await bot.next((m) => m.type === "match_ended");
+    while (!watched.some((m) => m.type === "match_ended")) await Bun.sleep(10);
+    watcher.close();
+    bot.disconnect();
+    expect(watched.find((m) => m.type === "match_started").deckCommitment).toBe(commitment);
+  });
+
+  test("after the match the secret is revealed, hashes to the commitment, and deals every recorded card", async () => {
+    const fairness = await server.api("GET", `/api/matches/${matchId}/fairness`);
+    expect(fairness.status).toBe(200);
+    expect(fairness.body).toEqual({ matchId, deckCommitment: commitment, deckSecret: expect.stringMatching(/^[0-9a-f]{64}$/), algorithm: "hmac-sha256-fisher-yates-v1" });
+    expect(createHash("sha256").update(Buffer.from(fairness.body.deckSecret, "hex")).digest("hex")).toBe(commitment);
+    // The stored histories (every card) against the derivation, hand by hand.
+    const rows = await sql((db) => db`select number, history from hands where match_id = ${matchId} order by number`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const history = typeof row.history === "string" ? JSON.parse(row.history) : row.history;
+      const deck = fairDeck(fairness.body.deckSecret, row.number);
+      const n = history.players.length;
+      expect(history.board).toEqual([1, 2, 3, 5, 7].slice(0, history.board.length).map((at) => deck[2 * n + at]));
+    }
+  });
+
+  test("`cli verify` and the standalone script of docs/FAIRNESS.md agree, and both catch a tampered card", async () => {
+    const anonymous = await cli(["verify", matchId]);
+    expect(anonymous.stderr).toBe("");
+    expect(anonymous.code).toBe(0);
+    expect(anonymous.stdout).toContain("OK");
+    expect((await cli(["verify", matchId], owner.token)).code).toBe(0);
+    const script = await standalone(matchId);
+    expect(script.out).toContain("OK");
+    expect(script.code).toBe(0);
+    // The script in the doc is the file the test runs, and stays under 40 lines.
+    const file = readFileSync(join(ROOT, "docs/verify-deals.mjs"), "utf8");
+    expect(readFileSync(join(ROOT, "docs/FAIRNESS.md"), "utf8")).toContain(file.trim());
+    expect(file.trim().split("\n").length).toBeLessThan(40);
+
+    // Tamper: hand 2's first flop card becomes another card.
+    await sql(async (db) => {
+      const [row] = await db`select history from hands where match_id = ${matchId} and number = 2`;
+      const history = typeof row.history === "string" ? JSON.parse(row.history) : row.history;
+      expect(history.board.length).toBeGreaterThan(0);
+      history.board[0] = (history.board[0] + 1) % 52;
+      await db`update hands set history = ${db.json(history)}::json where match_id = ${matchId} and number = 2`;
+    });
+    const caught = await cli(["verify", matchId]);
+    expect(caught.code).toBe(1);
+    expect(caught.stderr).toContain("hand 2");
+    const scriptCaught = await standalone(matchId);
+    expect(scriptCaught.code).not.toBe(0);
+    expect(scriptCaught.out).toContain("hand 2");
+  });
+
+  test("a seeded match has no commitment and no fairness record (it deals from its seed)", async () => {
+    const dev = await registerWithCredits(server, "seeded");
+    const bots = [(await createBot(server, dev.token, "s1", "caller")).botId, (await createBot(server, dev.token, "s2", "caller")).botId];
+    const table = await server.api("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 3, seed: "s" } });
+    for (const botId of bots) await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId } });
+    let view = await server.api("GET", `/api/tables/${table.body.tableId}`);
+    while (view.body.status !== "finished") {
+      await Bun.sleep(20);
+      view = await server.api("GET", `/api/tables/${table.body.tableId}`);
+    }
+    expect(view.body.deckCommitment).toBeNull();
+    expect((await server.api("GET", `/api/matches/${view.body.matchId}/fairness`)).status).toBe(404);
+    expect((await cli(["verify", view.body.matchId])).code).not.toBe(0);
+  });
+});

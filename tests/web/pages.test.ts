@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../support/server";
+import { collectErrors, launchChromium, populate, stopRunning, type WebWorld } from "./fixture";
+
+setDefaultTimeout(60_000);
+
+let server: TestServer;
+let browser: Browser;
+let world: WebWorld;
+const consoleErrors: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer("web_pages", { LEADERBOARD_MIN_MATCHES: "1" });
+  [browser, world] = await Promise.all([launchChromium(), populate(server)]);
+});
+afterAll(async () => {
+  await stopRunning(server, world);
+  await browser.close();
+  await server.close();
+});
+
+async function open(path: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  const errors = collectErrors(page);
+  page.on("close", () => consoleErrors.push(...errors.map((e) => `${path}: ${e}`)));
+  const response = await page.goto(`${server.url}${path}`);
+  expect(response!.status()).toBe(200);
+  expect(response!.headers()["content-type"]).toContain("text/html");
+  return page;
+}
+
+describe("the web pages, in a real browser", () => {
+  test("the lobby lists the waiting table, the latest matches and the top of the leaderboard, with links", async () => {
+    const page = await open("/");
+    const tableLink = page.locator(`a[href="/tables/${world.waitingTableId}"]`);
+    expect(await tableLink.count()).toBe(1);
+    expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
+    expect(await page.locator(`#net-chips a[href^="/bots/"]`).count()).toBeGreaterThan(0);
+    await tableLink.click();
+    await page.waitForURL(`**/tables/${world.waitingTableId}`);
+    await page.close();
+  });
+
+  test("the live page shows a running match move, over the spectator socket", async () => {
+    const page = await open(`/tables/${world.runningTableId}`);
+    const handShown = () => page.locator("#live").getAttribute("data-hand").then(Number);
+    await page.waitForFunction(() => Number((globalThis as any).document.querySelector("#live")?.getAttribute("data-hand")) > 0);
+    const first = await handShown();
+    await page.waitForFunction((n) => Number((globalThis as any).document.querySelector("#live")?.getAttribute("data-hand")) > n, first);
+    expect(await handShown()).toBeGreaterThan(first);
+    expect(await page.locator("#table .seat").count()).toBe(2);
+    // Hole cards are never on the live page before a showdown: only shown-down cards (from hand_ended) may appear.
+    await page.close();
+  });
+
+  test("the replay steps to a showdown and shows exactly the cards the hand history shows; keys move it", async () => {
+    const matchId = world.matchIds[0];
+    const history = (await server.api("GET", `/api/matches/${matchId}/hands?limit=1000`)).body.hands as any[];
+    const page = await open(`/matches/${matchId}`);
+    await page.waitForSelector("#viewer[data-ready=true]");
+    const showdown = history.find((h) => h.events.some((e: any) => e.type === "show"));
+    expect(showdown).toBeDefined();
+    // To the first showdown hand (its last step), as a user would: ↓ through the hands, then to the end of the hand.
+    while (Number(await page.locator("#viewer").getAttribute("data-hand")) < showdown.handNumber) await page.keyboard.press("ArrowDown");
+    expect(Number(await page.locator("#viewer").getAttribute("data-hand"))).toBe(showdown.handNumber);
+    const steps = showdown.events.length;
+    for (let i = 0; i < steps; i++) await page.keyboard.press("ArrowRight");
+    expect(Number(await page.locator("#viewer").getAttribute("data-step"))).toBe(steps);
+    for (const shown of showdown.events.filter((e: any) => e.type === "show")) {
+      const cards = await page.locator(`#table .seat[data-seat="${shown.seat}"] .card[data-card]`).evaluateAll((els) => els.map((el) => el.getAttribute("data-card")));
+      expect(cards).toEqual(shown.cards);
+    }
+    const board = await page.locator("#table .board .card[data-card]").evaluateAll((els) => els.map((el) => el.getAttribute("data-card")));
+    expect(board).toEqual(showdown.board);
+    // Nothing that was not shown down: every face-up card on the table is a shown or board card of this hand.
+    const visible = await page.locator("#table .card[data-card]").evaluateAll((els) => els.map((el) => el.getAttribute("data-card")));
+    const publicCards = new Set([...showdown.board, ...showdown.events.filter((e: any) => e.type === "show" || (e.type === "hole_cards" && e.cards)).flatMap((e: any) => e.cards)]);
+    expect(visible.every((card) => publicCards.has(card))).toBe(true);
+    await page.keyboard.press("ArrowLeft");
+    expect(Number(await page.locator("#viewer").getAttribute("data-step"))).toBe(steps - 1);
+    expect(await page.locator("#chart svg polyline").count()).toBe(2);
+    expect(await page.locator(`a[href="/api/matches/${matchId}/hands?format=phh"]`).count()).toBe(1);
+    await page.close();
+  });
+
+  test("the bot page shows GET /api/stats/:botId's figures and its recent matches", async () => {
+    const botId = world.botIds[0];
+    const stats = (await server.api("GET", `/api/stats/${botId}`)).body;
+    const page = await open(`/bots/${botId}`);
+    for (const key of ["matchesPlayed", "matchesWon", "handsPlayed", "handsWon", "totalBuyIns", "totalWinnings", "netChips", "biggestWin", "biggestLoss"]) {
+      expect(await page.locator(`[data-stat="${key}"]`).textContent()).toBe(String(stats[key]));
+    }
+    expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
+    expect(await page.locator("figure.chart svg polyline").count()).toBe(1);
+    await page.close();
+  });
+
+  test("the leaderboard shows GET /api/stats in its order, and the ratings", async () => {
+    const board = (await server.api("GET", "/api/stats?limit=100")).body as Array<{ botId: string; netChips: number }>;
+    const page = await open("/leaderboard");
+    const rows = await page.locator("#net-chips tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-bot"), tr.children[2].textContent]));
+    expect(rows).toEqual(board.map((e) => [e.botId, e.netChips > 0 ? `+${e.netChips}` : String(e.netChips)]));
+    const ratings = (await server.api("GET", "/api/ratings")).body as Array<{ botId: string }>;
+    const rated = await page.locator("#ratings tbody tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-bot")));
+    expect(rated).toEqual(ratings.map((r) => r.botId));
+    await page.close();
+  });
+
+  test("at 375 px wide nothing overflows the page sideways", async () => {
+    for (const path of ["/", `/matches/${world.matchIds[0]}`, `/bots/${world.botIds[0]}`, "/leaderboard", `/tables/${world.runningTableId}`]) {
+      const page = await open(path, { width: 375, height: 800 });
+      await page.waitForLoadState("networkidle").catch(() => {});
+      const wide = await page.evaluate(() => [...(globalThis as any).document.querySelectorAll("body *:not(table *):not(table)")].filter((el) => el.getBoundingClientRect().right > 376).slice(0, 3).map((el) => el.tagName + "." + el.className + ":" + Math.round(el.getBoundingClientRect().right)));
+      expect([path, wide]).toEqual([path, []]);
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.close();
+    }
+  });
+
+  test("unknown ids are an HTML 404 page; the JSON API keeps its SPEC §8 errors; /swagger stays", async () => {
+    for (const path of ["/matches/m_nope", "/bots/bot_nope", "/tables/tbl_nope"]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toContain("text/html");
+      expect(await response.text()).toContain("Not found");
+    }
+    const page = await fetch(`${server.url}/no/such/page`, { headers: { accept: "text/html,application/xhtml+xml" } });
+    expect([page.status, page.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
+    const route = await fetch(`${server.url}/api/no/such/route`, { headers: { accept: "text/html" } });
+    expect([route.status, ((await route.json()) as any).error.code]).toEqual([404, "NOT_FOUND"]);
+    const api = await fetch(`${server.url}/api/matches/m_nope`);
+    expect([api.status, ((await api.json()) as any).error.code]).toEqual([404, "NOT_FOUND"]);
+    expect((await fetch(`${server.url}/swagger`)).status).toBe(200);
+  });
+
+  test("no page wrote a console error", () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
