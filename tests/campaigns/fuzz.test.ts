@@ -317,6 +317,7 @@ describe("fuzzing", () => {
       ["GET", "/api/bots/bot_%00"],
       ["GET", "/api/matches/m_%00"],
       ["GET", "/api/matches?before=%00"],
+      ["GET", "/api/bots?after=%00"],
       ["GET", "/api/stats/bot_%00"],
       ["POST", "/api/bots/bot_%00/rotate-key"],
       ["POST", `/api/tables/${tableId}/join`, { botId: "bot_\u0000" }],

@@ -58,10 +58,14 @@ export const RotatedKey = t.Object({ botId: t.String(), apiKey: t.String({ descr
 
 export const BotParams = t.Object({ botId: BotId });
 
+/** Most bots one page of GET /api/bots holds (and a page's size when only `after` or `offset` is given). */
+export const BOT_PAGE_MAX = 1000;
+
 export const BotListQuery = t.Object(
   {
-    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: 1000 })),
+    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: BOT_PAGE_MAX })),
     offset: t.Optional(queryInteger("offset", { minimum: 0, maximum: 1_000_000_000 })),
+    after: t.Optional(idString({ description: "Continue after this botId (the cursor of the `Link` rel=next header)" })),
   },
   { additionalProperties: false },
 );
