@@ -5,6 +5,8 @@ const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 /** Turns a table's public messages into readable lines ("hand 3 · seat 1 (my-bot) raises to 60"). */
 export class TableNarrator {
   private readonly seatBot = new Map<number, string>();
+  /** The highest bet on the current street: a raise with nothing to raise is an opening bet. */
+  private streetBet = 0;
 
   constructor(private readonly names: Map<string, string> = new Map()) {}
 
@@ -32,21 +34,15 @@ export class TableNarrator {
         for (const s of message.seats) this.seatBot.set(s.seat, s.botId);
         return [`match ${message.matchId} started · ${message.seats.map((s) => `${this.who(s.seat, s.botId)} ${s.stack}`).join(", ")}`];
       case "hand_started":
+        this.streetBet = 0;
         for (const s of message.seats) if (s.botId) this.seatBot.set(s.seat, s.botId);
         return [`hand ${message.handNumber} · button seat ${message.button} · blinds ${message.smallBlind}/${message.bigBlind}`];
       case "action": {
-        const allIn = message.allIn ? " (all in)" : "";
-        const verb =
-          message.action === "small_blind" ? `posts the small blind ${message.amount}`
-          : message.action === "big_blind" ? `posts the big blind ${message.amount}`
-          : message.action === "ante" ? `posts an ante ${message.amount}`
-          : message.action === "raise" ? `raises to ${message.amount}`
-          : message.action === "call" ? `calls ${message.amount}`
-          : message.action === "check" ? "checks"
-          : "folds";
-        return [`hand ${message.handNumber} · ${this.who(message.seat, message.botId)} ${verb}${allIn}`];
+        const verb = this.actionVerb(message.action, message.amount);
+        return [`hand ${message.handNumber} · ${this.who(message.seat, message.botId)} ${verb}${message.allIn ? " (all in)" : ""}`];
       }
       case "street":
+        this.streetBet = 0;
         return [`hand ${message.handNumber} · ${message.street}: ${message.board.join(" ")}`];
       case "hand_ended": {
         const lines: string[] = [];
@@ -78,6 +74,66 @@ export class TableNarrator {
         return [];
     }
   }
+
+  /** `amount` is what the protocol says: raise-to for raises, chips put in for calls and blinds. */
+  actionVerb(action: string, amount: number): string {
+    switch (action) {
+      case "small_blind":
+        return `posts the small blind ${amount}`;
+      case "big_blind":
+        this.streetBet = Math.max(this.streetBet, amount);
+        return `posts the big blind ${amount}`;
+      case "ante":
+        return `posts an ante ${amount}`;
+      case "raise": {
+        const opening = this.streetBet === 0;
+        this.streetBet = Math.max(this.streetBet, amount);
+        return opening ? `bets ${amount}` : `raises to ${amount}`;
+      }
+      case "call":
+        return `calls ${amount}`;
+      case "check":
+        return "checks";
+      default:
+        return "folds";
+    }
+  }
+
+  /** A recorded hand (GET /api/matches/:id/hands) as the same readable lines. */
+  handLines(hand: RecordedHand): string[] {
+    for (const p of hand.players) this.seatBot.set(p.seat, p.botId);
+    this.streetBet = 0;
+    const prefix = `hand ${hand.handNumber} · `;
+    const lines = [`${prefix}button seat ${hand.button} · blinds ${hand.smallBlind}/${hand.bigBlind} · ${hand.players.map((p) => `${this.who(p.seat)} ${p.startingStack}`).join(", ")}`];
+    for (const e of hand.events) {
+      const seat = e.seat as number;
+      if (e.type === "ante") lines.push(prefix + `${this.who(seat)} ${this.actionVerb("ante", e.amount as number)}`);
+      else if (e.type === "blind") lines.push(prefix + `${this.who(seat)} ${this.actionVerb(e.blind === "small" ? "small_blind" : "big_blind", e.amount as number)}`);
+      else if (e.type === "hole_cards" && e.cards) lines.push(prefix + `${this.who(seat)} is dealt ${(e.cards as string[]).join(" ")}`);
+      else if (e.type === "action") lines.push(prefix + `${this.who(seat)} ${this.actionVerb(e.action as string, e.amount as number)}${e.allIn ? " (all in)" : ""}`);
+      else if (e.type === "street") {
+        this.streetBet = 0;
+        lines.push(prefix + `${e.street}: ${(e.board as string[]).join(" ")}`);
+      } else if (e.type === "uncalled_returned") lines.push(prefix + `${e.amount} uncalled returned to ${this.who(seat)}`);
+      else if (e.type === "show") lines.push(prefix + `${this.who(seat)} shows ${(e.cards as string[]).join(" ")}`);
+      else if (e.type === "muck") lines.push(prefix + `${this.who(seat)} mucks`);
+      else if (e.type === "pot_awarded")
+        (e.winners as number[]).forEach((winner, i) => lines.push(prefix + `${this.who(winner)} wins ${(e.shares as number[])[i]}${(e.winners as number[]).length > 1 ? " (split)" : ""}`));
+    }
+    lines.push(prefix + `stacks: ${hand.players.map((p) => `${this.label(p.botId)} ${p.finalStack} (${signed(p.finalStack - p.startingStack)})`).join(", ")}`);
+    return lines;
+  }
+}
+
+/** A hand as GET /api/matches/:id/hands returns it. */
+export interface RecordedHand {
+  handNumber: number;
+  button: number;
+  smallBlind: number;
+  bigBlind: number;
+  players: Array<{ seat: number; botId: string; startingStack: number; finalStack: number }>;
+  board: string[];
+  events: Array<Record<string, unknown> & { type: string }>;
 }
 
 export { signed };

@@ -14,6 +14,7 @@ import { watch } from "./commands/watch";
 import { verify } from "./commands/verify";
 import { didYouMean } from "./suggest";
 import { ratings } from "./commands/ratings";
+import { hands, leaderboard, matches, stats, transactions } from "./commands/records";
 
 export type { CliIO } from "./command";
 
@@ -23,13 +24,13 @@ const GROUPS: Record<string, { summary: string; commands: Command[] }> = {
   bots: { summary: "create, list and rotate the keys of your bots", commands: [botsCreate, botsList, botsRotate] },
   tables: { summary: "create tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow] },
 };
-const TOP: Command[] = [register, login, whoami, faucet, balance, watch, verify, ratings, play];
+const TOP: Command[] = [register, login, whoami, faucet, balance, transactions, watch, matches, hands, stats, leaderboard, ratings, verify, play];
 
 function mainHelp(): string {
   const rows: Array<[string, string]> = [
-    ...TOP.slice(0, 5).map((c) => [c.name, c.summary] as [string, string]),
+    ...TOP.slice(0, 6).map((c) => [c.name, c.summary] as [string, string]),
     ...Object.entries(GROUPS).flatMap(([group, g]) => g.commands.map((c) => [`${group} ${c.name}`, c.summary] as [string, string])),
-    ...TOP.slice(5).map((c) => [c.name, c.summary] as [string, string]),
+    ...TOP.slice(6).map((c) => [c.name, c.summary] as [string, string]),
   ];
   const width = Math.max(...rows.map((r) => r[0].length));
   return `poker-bots CLI
