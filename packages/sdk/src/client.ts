@@ -17,6 +17,8 @@ export interface ConnectOptions {
     /** Give up after this many failed attempts in a row. Default: never. */
     maxAttempts?: number;
   };
+  /** How long after `welcome` without a table's state the bot logs `waiting_for_seat`. Default 500. */
+  idleNoticeMs?: number;
   /** Idle keep-alive: a ping this often (the server closes sockets idle for 120 s). Default 30 000. */
   pingIntervalMs?: number;
 }
@@ -74,10 +76,15 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
     if (socket && open) socket.send(JSON.stringify({ type: "ping" }));
   }, options.pingIntervalMs ?? 30_000);
 
+  let idleTimer: ReturnType<typeof setTimeout> | null = null;
+  const waitingForSeat = () => log({ level: "info", event: "waiting_for_seat", botId: session.context.botId, handNumber: null, name: botName });
+  let botName: string | null = null;
+
   const stop = (result: MatchEndedMessage | null, error?: Error) => {
     if (stopped) return;
     stopped = true;
     clearInterval(ping);
+    if (idleTimer) clearTimeout(idleTimer);
     if (retryTimer) clearTimeout(retryTimer);
     try {
       socket?.close(1000, "bye");
@@ -97,12 +104,16 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
     ws.onmessage = (event) => {
       const message = parseServerMessage(String(event.data));
       if (!message) return;
+      if (message.type === "welcome") botName = message.name;
       if (message.type === "welcome") {
         welcomed = true;
         failures = 0;
+        // The table's state (if seated) follows the welcome, from whichever node hosts it.
+        if (idleTimer) clearTimeout(idleTimer);
+        idleTimer = setTimeout(() => session.tableId === null && !stopped && waitingForSeat(), options.idleNoticeMs ?? 500);
       }
       const handled = session.handle(message);
-      if (message.type === "match_ended" && options.once) handled.finally(() => stop(message));
+      if (message.type === "match_ended") handled.finally(() => (options.once ? stop(message) : waitingForSeat()));
     };
     let failure = "";
     ws.onerror = (event) => {
@@ -130,7 +141,7 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
         return;
       }
       const delay = backoffDelay(failures - 1, initialMs, maxMs);
-      log({ level: welcomed ? "warn" : "info", event: "reconnecting", botId: session.context.botId, handNumber: session.context.handNumber, attempt: failures, delayMs: delay, code: event.code, ...(failure ? { reason: failure } : {}) });
+      log({ level: welcomed ? "warn" : "info", event: "reconnecting", botId: session.context.botId, handNumber: session.context.handNumber, server: options.server, everConnected: session.context.botId !== null, attempt: failures, delayMs: delay, code: event.code, ...(failure ? { reason: failure } : {}) });
       retryTimer = setTimeout(dial, delay);
     };
   };

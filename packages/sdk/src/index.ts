@@ -11,6 +11,7 @@ export * from "./actions.ts";
 export * from "./state.ts";
 export * from "./helpers.ts";
 export * from "./logger.ts";
+export * from "./readable-logger.ts";
 export { BotSession, defineBot, legalize, type BotDefinition, type DecideResult } from "./session.ts";
 export { connect, backoffDelay, wsUrl, type BotClient, type ConnectOptions } from "./client.ts";
 export { runBot, resolveRunOptions, RUN_HELP, type RunOptions } from "./run.ts";

@@ -11,14 +11,14 @@ export interface LogEntry {
 
 export type Logger = (entry: LogEntry) => void;
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export const LOG_LEVEL_ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** JSON lines (with a timestamp) to a writer, default stderr; entries below `level` are dropped. */
 export function jsonLogger(options: { level?: LogLevel; write?: (line: string) => void } = {}): Logger {
-  const min = ORDER[options.level ?? "info"];
+  const min = LOG_LEVEL_ORDER[options.level ?? "info"];
   const write = options.write ?? ((line: string) => process.stderr.write(line + "\n"));
   return (entry) => {
-    if (ORDER[entry.level] < min) return;
+    if (LOG_LEVEL_ORDER[entry.level] < min) return;
     write(JSON.stringify({ ts: new Date().toISOString(), ...entry }));
   };
 }

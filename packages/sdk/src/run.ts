@@ -1,24 +1,39 @@
 import { connect, type BotClient } from "./client.ts";
 import { configPath, readConfig, resolveServer, type Env } from "./config.ts";
 import { jsonLogger, type LogLevel, type Logger } from "./logger.ts";
+import { readableLogger } from "./readable-logger.ts";
 import type { MatchEndedMessage } from "./messages.ts";
 import type { BotDefinition } from "./session.ts";
 
 export const RUN_HELP = `Run a bot against the service.
 
-Usage: bun <bot-file.ts> [--bot <name> | --key <pbk_…>] [--server <url>] [--once] [--log-level <level>]
+Usage: bun <bot-file.ts> [--bot <name> | --key <pbk_…>] [--server <url>] [--once] [--log-level <level>] [--json]
 
   --bot <name>        use the api key saved by \`bun run cli -- bots create <name>\` (env POKER_BOT)
   --key <pbk_…>       the bot's api key (env POKER_API_KEY)
   --server <url>      the service (env POKER_SERVER, else the CLI config, else http://localhost:3000)
   --once              exit after the first match ends
-  --log-level <lvl>   debug | info | warn | error (default info); logs are JSON lines on stderr
+  --log-level <lvl>   debug | info | warn | error (default info; debug shows every hand and action)
+  --json              logs as JSON lines (the default when stderr is not a terminal); on a
+                      terminal they are readable lines. Logs go to stderr.
+
+After a match the bot stays connected and idle until it is seated again (\`--once\` exits instead).
 `;
 
 export interface RunOptions {
   argv?: string[];
   env?: Env;
   logger?: Logger;
+  /** Is stderr a terminal (readable logs)? Default: process.stderr.isTTY. */
+  isTTY?: boolean;
+  /** Where log lines go. Default: stderr. */
+  write?: (line: string) => void;
+}
+
+/** Readable lines on a terminal; JSON lines when piped, with --json, or POKER_LOG_FORMAT=json. */
+export function runLogger(argv: string[], env: Env, level: LogLevel, isTTY: boolean, write?: (line: string) => void): Logger {
+  const format = argv.includes("--json") ? "json" : (env.POKER_LOG_FORMAT ?? (isTTY ? "text" : "json"));
+  return format === "json" ? jsonLogger({ level, write }) : readableLogger({ level, write });
 }
 
 function flag(argv: string[], name: string): string | undefined {
@@ -56,7 +71,7 @@ export async function runBot(bot: BotDefinition, options: RunOptions = {}): Prom
   let client: BotClient;
   try {
     const resolved = resolveRunOptions(argv, env);
-    client = connect(bot, { apiKey: resolved.apiKey, server: resolved.server, once: resolved.once, logger: options.logger ?? jsonLogger({ level: resolved.level }) });
+    client = connect(bot, { apiKey: resolved.apiKey, server: resolved.server, once: resolved.once, logger: options.logger ?? runLogger(argv, env, resolved.level, options.isTTY ?? Boolean(process.stderr.isTTY), options.write) });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     process.exitCode = 1;

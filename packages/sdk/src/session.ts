@@ -71,6 +71,8 @@ export function legalize(result: unknown, state: DecisionState, log: Logger): Ac
 export class BotSession {
   readonly context: HandContext = { botId: null, matchId: null, config: null, handNumber: 0, button: null, history: [] };
   private readonly inFlight = new Set<string>();
+  /** The table the bot sits at (from snapshot or match_started; cleared at match_ended): null while it waits for a seat. */
+  tableId: string | null = null;
 
   constructor(
     readonly bot: BotDefinition,
@@ -104,6 +106,7 @@ export class BotSession {
         return;
       case "match_started":
         ctx.matchId = message.matchId;
+        this.tableId = message.tableId;
         ctx.config = message.config;
         ctx.handNumber = 0;
         ctx.button = null;
@@ -139,6 +142,7 @@ export class BotSession {
         return;
       case "match_ended": {
         const me = message.players.find((p) => p.botId === ctx.botId);
+        this.tableId = null;
         this.log({ level: "info", event: "match_ended", botId: ctx.botId, handNumber: ctx.handNumber, matchId: message.matchId, handsPlayed: message.handsPlayed, finalChips: me?.finalChips ?? null, profit: me?.profit ?? null });
         this.hook("onMatchEnded", message);
         return;
@@ -158,6 +162,12 @@ export class BotSession {
     ctx.config = message.config;
     ctx.handNumber = message.handNumber;
     ctx.button = message.hand?.button ?? ctx.button;
+    this.tableId = message.tableId;
+    // A snapshot of a table whose match has not started is a seat, not a resumption.
+    if (message.matchId === null) {
+      this.log({ level: "info", event: "seated", botId: ctx.botId, handNumber: 0, tableId: message.tableId, status: message.status, seats: message.config.maxPlayers });
+      return;
+    }
     this.log({ level: "info", event: "resumed", botId: ctx.botId, handNumber: message.handNumber, tableId: message.tableId, matchId: message.matchId, status: message.status, inHand: message.hand !== null });
   }
 
