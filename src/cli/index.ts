@@ -14,6 +14,7 @@ import { watch } from "./commands/watch";
 import { verify } from "./commands/verify";
 import { didYouMean } from "./suggest";
 import { ratings } from "./commands/ratings";
+import { evaluate } from "./commands/eval";
 import { hands, leaderboard, matches, stats, transactions } from "./commands/records";
 
 export type { CliIO } from "./command";
@@ -24,7 +25,7 @@ const GROUPS: Record<string, { summary: string; commands: Command[] }> = {
   bots: { summary: "create, list and rotate the keys of your bots", commands: [botsCreate, botsList, botsRotate] },
   tables: { summary: "create tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow] },
 };
-const TOP: Command[] = [register, login, whoami, faucet, balance, transactions, watch, matches, hands, stats, leaderboard, ratings, verify, play];
+const TOP: Command[] = [register, login, whoami, faucet, balance, transactions, watch, matches, hands, stats, leaderboard, ratings, verify, play, evaluate];
 
 function mainHelp(): string {
   const rows: Array<[string, string]> = [

@@ -71,7 +71,7 @@ async function collect(stream: ReadableStream<Uint8Array>, sink: { text: string;
 
 test("the README quick start works, command for command, against a real server", async () => {
   const blocks = quickstartBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
-  expect(blocks.map((b) => b.kind)).toEqual(["server", "run", "background", "run", "run"]);
+  expect(blocks.map((b) => b.kind)).toEqual(["server", "run", "background", "run", "run", "run"]);
   expect(blocks[0].commands).toContain("bun run start");
 
   const outputs = new Map<string, { stdout: string; stderr: string }>();
@@ -134,4 +134,9 @@ test("the README quick start works, command for command, against a real server",
   expect(phhPath.startsWith(dir)).toBe(true);
   expect(existsSync(phhPath)).toBe(true);
   expect(readFileSync(phhPath, "utf8")).toStartWith("[1]\n");
+
+  // The evaluation printed an interval and a verdict.
+  const evaluation = [...outputs.entries()].find(([command]) => command.includes(" eval "))![1];
+  expect(evaluation.stdout).toMatch(/starter-bot vs tight: [+-]\d+\.\d bb\/100 \[[+-]\d+\.\d, [+-]\d+\.\d\] over \d+ hands/);
+  expect(evaluation.stdout).toMatch(/(better than|no clear difference)/);
 });

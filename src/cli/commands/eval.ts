@@ -1,0 +1,112 @@
+/** CLI: evaluate bots over many seeded duplicate matches (local, no server): bb/100 with a 95 % interval, a verdict, a round robin. */
+import { basename, extname } from "node:path";
+import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
+import { bool, int, str, UsageError } from "../args";
+import { need, type Command } from "../command";
+import { defaultParallelism, runEvalJobs, type EvalResult } from "../eval-runner";
+import { evalJobs, pairings, summarize, verdict, type MatchSample, type RateSummary } from "../evaluation";
+import { freshSeed, isBuiltIn, loadPlayers } from "../local-match";
+
+const signedRate = (x: number) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
+const interval = (s: RateSummary) => (s.ci95 ? `[${signedRate(s.ci95[0])}, ${signedRate(s.ci95[1])}]` : "[too few matches]");
+
+function labels(specs: string[]): string[] {
+  const taken = new Map<string, number>();
+  return specs.map((spec) => {
+    const name = isBuiltIn(spec) ? spec : basename(spec, extname(spec));
+    const n = (taken.get(name) ?? 0) + 1;
+    taken.set(name, n);
+    return n === 1 ? name : `${name}#${n}`;
+  });
+}
+
+export const evaluate: Command = {
+  name: "eval",
+  summary: "Evaluate bots locally over many seeded duplicate matches: bb/100 with a 95 % interval and a verdict.",
+  usage: "eval --players ./my-bot.ts,tight [--matches 200] [--hands 100] [--seed base] [--round-robin] [--parallel n] [--json]",
+  details: [
+    "Heads-up, no server. Match i of every pairing deals from seed `<base>:<i>` as a duplicate match",
+    "(each deal played twice with the seats swapped) and the seat order alternates by match, so luck",
+    "of the cards and of the seat cancels out. Two players: one pairing and a verdict (\"better than tight",
+    "with 97 % confidence\"). --round-robin over 2 or more players: every pair, a table of bb/100 and a",
+    "ranking. The interval counts each match as one sample (delta method on Σbb/Σhands). Matches run in",
+    `worker threads, one per core. Built-ins: ${BUILT_IN_STRATEGIES.join(", ")}.`,
+  ].join("\n"),
+  flags: {
+    players: { kind: "string", value: "list", help: "comma-separated built-ins and/or bot file paths" },
+    matches: { kind: "string", value: "n", help: "duplicate matches per pairing (default 200)" },
+    hands: { kind: "string", value: "n", help: "hands per match at most (default 100)" },
+    seed: { kind: "string", value: "text", help: "base of the seeds (default: random, printed); same base, same deals" },
+    "round-robin": { kind: "boolean", help: "every pair of the players (2 or more)" },
+    parallel: { kind: "string", value: "n", help: "worker threads (default: one per core; 1 = this thread)" },
+    timeout: { kind: "string", value: "ms", help: "time per action for bot files (default 2000)" },
+    json: { kind: "boolean", help: "print the results as JSON" },
+  },
+  async run(ctx, parsed) {
+    const specs = need(parsed, "players").split(",").map((s) => s.trim()).filter(Boolean);
+    const roundRobin = bool(parsed, "round-robin");
+    if (!roundRobin && specs.length !== 2) throw new UsageError(`eval compares 2 players (got ${specs.length}); use --round-robin for more`);
+    if (specs.length < 2 || specs.length > 16) throw new UsageError(`--round-robin needs 2 to 16 players, got ${specs.length}`);
+    const matches = int(parsed, "matches", 200, 2, 100_000)!;
+    const hands = int(parsed, "hands", 100, 2, 10_000)!;
+    const base = str(parsed, "seed") ?? freshSeed();
+    await loadPlayers(specs, ctx.io.cwd); // fail fast on an unknown player or a broken file
+    const names = labels(specs);
+    const pairs = pairings(specs.length);
+    const jobs = evalJobs(specs, pairs, matches, base);
+    const parallel = int(parsed, "parallel", defaultParallelism(jobs.length), 1, 64)!;
+    const settings = { cwd: ctx.io.cwd, hands, timeoutMs: int(parsed, "timeout", 2000, 1, 120_000)!, buyIn: 1000, smallBlind: 5, bigBlind: 10 };
+
+    const samples = pairs.map(() => [] as MatchSample[]);
+    const started = performance.now();
+    let done = 0;
+    const quiet = bool(parsed, "json");
+    const every = Math.max(1, Math.ceil(jobs.length / 10));
+    await runEvalJobs(jobs, settings, parallel, (result: EvalResult) => {
+      const first = result.job.swapped ? result.profits[1] : result.profits[0];
+      samples[result.job.pair].push({ bigBlinds: first / settings.bigBlind, hands: result.hands });
+      done += 1;
+      if (quiet || (!ctx.io.isTTY && (jobs.length < 50 || done % every !== 0))) return;
+      const line = `match ${done}/${jobs.length} · ${((performance.now() - started) / 1000).toFixed(1)} s`;
+      if (ctx.io.isTTY) ctx.io.stderr(`\r${line}  `);
+      else ctx.err(line);
+    });
+    if (ctx.io.isTTY && !quiet) ctx.io.stderr("\r\x1b[K");
+
+    const results = pairs.map(([a, b], i) => ({ a: names[a], b: names[b], ...summarize(samples[i]) }));
+    const overall = names.map((name, index) => {
+      const mine = pairs.flatMap(([a, b], i) => (a === index ? samples[i] : b === index ? samples[i].map((s) => ({ bigBlinds: -s.bigBlinds, hands: s.hands })) : []));
+      return { name, ...summarize(mine) };
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (quiet) {
+      ctx.out(JSON.stringify({ seed: base, matchesPerPairing: matches, hands, parallel, seconds: Math.round(seconds * 10) / 10, pairings: results.map((r) => ({ ...r, verdict: verdict(r.a, r.b, r) })), ...(roundRobin ? { ranking: [...overall].sort((x, y) => y.bbPer100 - x.bbPer100) } : {}) }, null, 2));
+      return 0;
+    }
+    const totalHands = results.reduce((sum, r) => sum + r.hands, 0);
+    ctx.out(`evaluation · seeds ${base}:0…${matches - 1} · ${matches} duplicate matches per pairing, up to ${hands} hands · ${totalHands} hands in ${seconds.toFixed(1)} s on ${parallel} thread${parallel > 1 ? "s" : ""}`);
+    for (const r of results) {
+      ctx.out(`  ${r.a} vs ${r.b}: ${signedRate(r.bbPer100)} bb/100 ${interval(r)} over ${r.hands} hands`);
+      ctx.out(`    ${verdict(r.a, r.b, r)}`);
+    }
+    if (roundRobin) {
+      const width = Math.max(8, ...names.map((n) => n.length));
+      const cell = (row: number, col: number) => {
+        if (row === col) return "·";
+        const i = pairs.findIndex(([a, b]) => (a === row && b === col) || (a === col && b === row));
+        return signedRate(pairs[i][0] === row ? results[i].bbPer100 : -results[i].bbPer100);
+      };
+      ctx.out("");
+      ctx.out(`bb/100 of the row's bot against the column's:`);
+      ctx.out(`  ${"".padEnd(width)}  ${names.map((n) => n.padStart(width)).join("  ")}`);
+      names.forEach((name, row) => ctx.out(`  ${name.padEnd(width)}  ${names.map((_, col) => cell(row, col).padStart(width)).join("  ")}`));
+      ctx.out("");
+      ctx.out("ranking (bb/100 over all its pairings):");
+      [...overall]
+        .sort((x, y) => y.bbPer100 - x.bbPer100)
+        .forEach((o, i) => ctx.out(`  ${i + 1}. ${o.name.padEnd(width)}  ${signedRate(o.bbPer100).padStart(7)} bb/100 ${interval(o)}  ${o.hands} hands`));
+    }
+    ctx.out(`replay: bun run cli -- eval --players ${specs.join(",")} --matches ${matches} --hands ${hands} --seed ${base}${roundRobin ? " --round-robin" : ""}`);
+    return 0;
+  },
+};

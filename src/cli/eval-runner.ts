@@ -1,0 +1,70 @@
+/** Plays the jobs of an evaluation: in this thread, or spread over worker threads (one per core) that pull jobs one at a time. */
+import { availableParallelism } from "node:os";
+import type { EvalJob } from "./evaluation";
+import { loadPlayers, playLocalMatch, type LocalPlayer } from "./local-match";
+
+export interface EvalSettings {
+  cwd: string;
+  hands: number;
+  timeoutMs: number;
+  buyIn: number;
+  smallBlind: number;
+  bigBlind: number;
+}
+
+/** A played job: chips won by each seat (seat order of the job) and the hands played. */
+export interface EvalResult {
+  job: EvalJob;
+  profits: [number, number];
+  hands: number;
+}
+
+/** Plays one job; bot files are loaded once per thread. */
+export function jobPlayer(settings: EvalSettings): (job: EvalJob) => Promise<EvalResult> {
+  const loaded = new Map<string, LocalPlayer>();
+  return async (job) => {
+    for (const spec of job.seats) if (!loaded.has(spec)) loaded.set(spec, (await loadPlayers([spec], settings.cwd))[0]);
+    // Two copies of one bot (a mirror match) need distinct names at the table.
+    const seats = job.seats.map((spec, i) => ({ ...loaded.get(spec)!, name: `${loaded.get(spec)!.name}@${i}` }));
+    const result = await playLocalMatch(seats, { ...settings, seed: job.seed, duplicate: true });
+    return { job, profits: [result.players[0].profit, result.players[1].profit], hands: result.handsPlayed };
+  };
+}
+
+export function defaultParallelism(jobs: number): number {
+  return Math.max(1, Math.min(jobs, availableParallelism(), 8));
+}
+
+/** Runs every job, `parallel` at a time (worker threads when more than one); onResult after each. */
+export async function runEvalJobs(jobs: EvalJob[], settings: EvalSettings, parallel: number, onResult: (result: EvalResult) => void): Promise<void> {
+  if (parallel <= 1) {
+    const play = jobPlayer(settings);
+    for (const job of jobs) onResult(await play(job));
+    return;
+  }
+  let next = 0;
+  const workers: Worker[] = [];
+  try {
+    await Promise.all(
+      Array.from({ length: parallel }, () =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(new URL("./eval-worker.ts", import.meta.url).href);
+          workers.push(worker);
+          const feed = () => {
+            if (next >= jobs.length) return resolve();
+            worker.postMessage({ settings, job: jobs[next++] });
+          };
+          worker.onmessage = (event: MessageEvent) => {
+            if (event.data.error) return reject(new Error(event.data.error));
+            onResult(event.data as EvalResult);
+            feed();
+          };
+          worker.onerror = (event) => reject(new Error((event as ErrorEvent).message ?? "an evaluation worker failed"));
+          feed();
+        }),
+      ),
+    );
+  } finally {
+    for (const worker of workers) worker.terminate();
+  }
+}
