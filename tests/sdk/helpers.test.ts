@@ -25,6 +25,7 @@ function request(overrides: Partial<ActionRequestMessage> = {}): ActionRequestMe
     type: "action_request",
     requestId: "req_1",
     tableId: "tbl_1",
+    matchId: "m_1",
     handNumber: 1,
     street: "preflop",
     board: [],
@@ -127,8 +128,8 @@ describe("BotSession", () => {
     const config = { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 5, actionTimeoutMs: 2000 };
     await session.handle({ type: "match_started", tableId: "tbl_1", matchId: "m_1", config, yourSeat: 0, seats: [] });
     await session.handle({ type: "hand_started", tableId: "tbl_1", matchId: "m_1", handNumber: 1, button: 0, smallBlind: 5, bigBlind: 10, yourSeat: 0, holeCards: ["Ah", "7d"], seats: [] });
-    await session.handle({ type: "action", tableId: "tbl_1", handNumber: 1, seat: 0, botId: "bot_a", action: "small_blind", amount: 5, allIn: false });
-    await session.handle({ type: "action", tableId: "tbl_1", handNumber: 1, seat: 1, botId: "bot_b", action: "big_blind", amount: 10, allIn: false });
+    await session.handle({ type: "action", tableId: "tbl_1", matchId: "m_1", handNumber: 1, seat: 0, botId: "bot_a", action: "small_blind", amount: 5, allIn: false });
+    await session.handle({ type: "action", tableId: "tbl_1", matchId: "m_1", handNumber: 1, seat: 1, botId: "bot_b", action: "big_blind", amount: 10, allIn: false });
     await session.handle(request());
     expect(sent).toEqual([{ type: "action", requestId: "req_1", action: "raise", amount: 60 }]);
     expect(seen[0]).toMatchObject({ botId: "bot_a", matchId: "m_1", bigBlind: 10, button: 0, isButton: true });

@@ -83,6 +83,7 @@ export interface HandStartedMessage {
 export interface ActionMessage {
   type: "action";
   tableId: string;
+  matchId: string;
   handNumber: number;
   seat: number;
   botId: string | null;
@@ -95,6 +96,7 @@ export interface ActionMessage {
 export interface StreetMessage {
   type: "street";
   tableId: string;
+  matchId: string;
   handNumber: number;
   street: Street;
   cards: Card[];
@@ -105,6 +107,7 @@ export interface ActionRequestMessage {
   type: "action_request";
   requestId: string;
   tableId: string;
+  matchId: string;
   handNumber: number;
   street: Street;
   board: Card[];
@@ -123,6 +126,7 @@ export interface ActionRequestMessage {
 export interface HandEndedMessage {
   type: "hand_ended";
   tableId: string;
+  matchId: string;
   handNumber: number;
   board: Card[];
   showdown: Array<{ seat: number; botId: string | null; cards: Card[]; hand: string }>;

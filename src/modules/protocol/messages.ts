@@ -60,7 +60,7 @@ export function handStartedMessage(table: TableRuntime, state: HandState, p: num
 
 /** Public events as protocol messages. Hole cards and showdown results are not here. */
 export function publicEventMessage(table: TableRuntime, event: HandEvent): ServerMessage | null {
-  const base = { tableId: table.tableId, handNumber: table.handNumber };
+  const base = { tableId: table.tableId, matchId: table.matchId, handNumber: table.handNumber };
   switch (event.type) {
     case "ante":
     case "blind":
@@ -88,6 +88,7 @@ export function handEndedMessage(table: TableRuntime, state: HandState): ServerM
   return {
     type: "hand_ended",
     tableId: table.tableId,
+    matchId: table.matchId,
     handNumber: table.handNumber,
     board: cards(state.board),
     showdown: result.shown.map((s) => ({ seat: s.seat, botId: botAt(table, s.seat), cards: cards(s.cards), hand: describeHand(s.value) })),
@@ -114,6 +115,7 @@ export function actionRequestMessage(
     type: "action_request",
     requestId,
     tableId: table.tableId,
+    matchId: table.matchId,
     handNumber: table.handNumber,
     street: state.street,
     board: cards(state.board),

@@ -1,0 +1,8 @@
+/** Writes docs/protocol.schema.json from src/modules/protocol/schema.ts (tests/protocol/schema.test.ts keeps it current). */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { protocolSchema } from "../src/modules/protocol/schema";
+
+const path = join(import.meta.dir, "../docs/protocol.schema.json");
+writeFileSync(path, JSON.stringify(protocolSchema(), null, 2) + "\n");
+console.log(`wrote ${path}`);
