@@ -49,7 +49,7 @@ test("every message of a real match conforms: two remote bots, a built-in, a spe
   };
   let illegalSent = false;
   const raiser = new WsBot(server.url, a.apiKey, (request) =>
-    answer(request, request.legalActions.includes("raise") ? { action: "raise", amount: request.minRaiseTo } : { action: request.legalActions.includes("check") ? "check" : "call" }),
+    answer(request, request.legalActions.includes("raise") && request.toCall === 0 ? { action: "raise", amount: request.minRaiseTo } : { action: request.legalActions.includes("check") ? "check" : "call" }),
   );
   const caller = new WsBot(server.url, b.apiKey, (request, bot) => {
     if (!illegalSent) {
@@ -60,7 +60,8 @@ test("every message of a real match conforms: two remote bots, a built-in, a spe
   });
   await raiser.connect();
   await caller.connect();
-  const table = await server.api("POST", "/api/tables", { token, body: { maxPlayers: 3, maxHands: 6 } });
+  // Seeded (every bot here is this developer's): the same cards every run, so the match lasts past hand 2.
+  const table = await server.api("POST", "/api/tables", { token, body: { maxPlayers: 3, maxHands: 6, seed: "schema-traffic" } });
   const tableId = table.body.tableId;
   const watched: Message[] = [];
   const watcher = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
