@@ -24,12 +24,22 @@ console.log(
 async function shutdown(signal: string) {
   console.log(`${signal}: shutting down`);
   try {
-    await server.stop();
+    const report = await server.stop();
+    for (const line of report) console.log(`  ${line}`);
+    console.log(`stopped cleanly (${report.length === 0 ? "no tables" : `${report.length} table${report.length > 1 ? "s" : ""}`}); the database is closed`);
     process.exit(0);
   } catch (error) {
-    console.error("shutdown failed", error);
+    console.error(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
-process.once("SIGINT", () => void shutdown("SIGINT"));
+// `on`, not `once`: under `bun run start` a Ctrl-C reaches the server twice (from the terminal's process
+// group and forwarded by the wrapper); a second signal with no handler would kill it mid-shutdown (rc 130).
+let shuttingDown = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    void shutdown(signal);
+  });
+}

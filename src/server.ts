@@ -17,7 +17,8 @@ export interface RunningServer {
   url: string;
   /** The address it is bound to (HOST). */
   host: string;
-  stop(): Promise<void>;
+  /** Stops cleanly; resolves with one line per table this process hosted, saying what became of it. */
+  stop(): Promise<string[]>;
 }
 
 /** Opens the database (running migrations), builds the app and listens. Used by main.ts and tests. */
@@ -66,7 +67,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   lease.start();
   app.services.tables.startExpiry(config.waitingTableTtlMs);
   const port = app.server!.port!;
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<string[]> | undefined;
   return {
     app,
     database,
@@ -78,7 +79,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.
-        await app.services.tables.shutdown();
+        const report = await app.services.tables.shutdown();
         lease.stop();
         await releaseLease(database.db, lease.token).catch((error) => log("releasing the lease failed (peers take over when it expires)", error));
         const closedInTime = await Promise.race([drained, Bun.sleep(5_000).then(() => false)]);
@@ -89,6 +90,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         app.services.tableRelay.stop();
         await bus.close();
         await database.close();
+        return report;
       })();
       return stopping;
     },

@@ -14,8 +14,8 @@ export interface ChildServer {
  * Spawns the real entry point (`bun src/main.ts`) with `env` on top of this process's, and waits
  * for its "listening on URL" line. Both pipes are drained for as long as the child lives.
  */
-export async function spawnMain(env: Record<string, string>, timeoutMs = 30_000): Promise<ChildServer> {
-  const child = Bun.spawn(["bun", "src/main.ts"], { cwd: ROOT, env: { ...process.env, PORT: "0", ...env }, stdout: "pipe", stderr: "pipe" });
+export async function spawnMain(env: Record<string, string>, timeoutMs = 30_000, command = ["bun", "src/main.ts"]): Promise<ChildServer> {
+  const child = Bun.spawn(command, { cwd: ROOT, env: { ...process.env, PORT: "0", ...env }, stdout: "pipe", stderr: "pipe" });
   const captured = { out: "", err: "" };
   const keep = (key: "out" | "err", text: string) => {
     captured[key] += text;

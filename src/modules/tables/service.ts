@@ -19,7 +19,7 @@ import { playMatch, type AskBot } from "./match-runner";
 import { abortTable } from "./persistence";
 import { tablesToResume } from "./resume";
 import { FencedError, type FenceToken } from "../cluster/lease";
-import { freePosition, newSeatRuntime, newTableRuntime, type TableRuntime } from "./runtime";
+import { freePosition, handsPlayedAt, newSeatRuntime, newTableRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
 import { isLive, refuseIfPrivate, seatView, viewOfRuntime, viewsOfRows, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
 import { HandJournal } from "./journal";
@@ -331,16 +331,21 @@ export class Tables {
    * (every seat cashed out at its chips after the last written hand); waiting tables keep their
    * seats and are resumed by the next start. Bounded: whatever is left is recovered at restart.
    */
-  async shutdown(timeoutMs = 5_000): Promise<void> {
+  /** Stops every match at a hand boundary (resumable); returns one line per table saying what became of it. */
+  async shutdown(timeoutMs = 5_000): Promise<string[]> {
     clearInterval(this.expiry);
     for (const { table } of this.hosted.values()) table.stopRequested = true;
     this.deps.gateway.closeAll();
     this.deps.spectators.closeAll();
-    const done = Promise.all([...this.hosted.values()].filter((e) => e.table.status === "running").map((e) => e.done));
+    const stopped = new Set<string>();
+    const tables = [...this.hosted.values()];
+    const done = Promise.all(tables.filter((e) => e.table.status === "running").map((e) => e.done.then(() => void stopped.add(e.table.tableId))));
     await Promise.race([done, Bun.sleep(timeoutMs)]);
+    const report = tables.map(({ table }) => shutdownReport(table, stopped.has(table.tableId)));
     for (const { actor } of this.hosted.values()) actor.stop();
     this.hosted.clear();
     this.tableOfBot.clear();
+    return report;
   }
 
   /** The lease is lost: another node owns these tables now. Drop them here without a write. */
@@ -472,5 +477,23 @@ export class Tables {
 
   private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
     return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.hosted.get(tableId)?.table);
+  }
+}
+
+/** What a shutdown did to a table, in words an operator reads in the log. */
+export function shutdownReport(table: TableRuntime, stoppedAtBoundary: boolean): string {
+  const hands = handsPlayedAt(table);
+  const where = `table ${table.tableId}`;
+  switch (table.status) {
+    case "running":
+      return stoppedAtBoundary
+        ? `${where}: match ${table.matchId} paused after ${hands} hands; chips stay in the seats and the match resumes (on another node, or here at the next start)`
+        : `${where}: match ${table.matchId} stopped during a hand after ${hands} complete hands; that hand is void at resumption (its chips go back) and the match resumes (on another node, or here at the next start)`;
+    case "waiting":
+      return `${where}: waiting, ${table.seats.size}/${table.config.maxPlayers} seats taken; kept as it is (the buy-ins stay in the seats)`;
+    case "finished":
+      return `${where}: match ${table.matchId} finished after ${hands} hands; paid out`;
+    default:
+      return `${where}: ${table.status}`;
   }
 }
