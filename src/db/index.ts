@@ -91,7 +91,9 @@ async function openPglite(dir: string): Promise<Database> {
   const unlock = inMemory ? () => {} : lockDirectory(dir);
   try {
     // A first start loads the pre-migrated snapshot built at install, instead of running initdb.
-    const snapshot = !inMemory && isFreshDirectory(dir) ? loadSnapshot() : null;
+    const fresh = !inMemory && isFreshDirectory(dir);
+    const snapshot = fresh ? loadSnapshot() : null;
+    if (fresh) console.log(`first start: creating the embedded database in ${dir} (${snapshot ? "from the snapshot built at install, about a second" : "no install snapshot: initdb and migrations, a few seconds"})`);
     if (!inMemory) mkdirSync(dir, { recursive: true });
     const client = new PGlite(inMemory ? undefined : dir, snapshot ? { loadDataDir: snapshot } : {});
     await client.waitReady;

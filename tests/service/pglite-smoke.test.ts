@@ -42,6 +42,8 @@ describe("embedded PGlite (what a newcomer gets)", () => {
     const boot = () => spawnMain({ ...TEST_ENV, PGLITE_DIR: join(dir, "db"), DATABASE_URL: "" });
 
     const first = await boot();
+    // A first start says what it is doing before it listens; later starts do not.
+    expect(first.stdout()).toMatch(/^first start: creating the embedded database in \S+ \(from the snapshot built at install/);
     expect(await (await fetch(`${first.url}/health`)).json()).toMatchObject({ status: "ok", db: "pglite", role: "single", peers: [] });
     const registered = await fetch(`${first.url}/api/auth/register`, {
       method: "POST",
@@ -55,6 +57,7 @@ describe("embedded PGlite (what a newcomer gets)", () => {
     expect(await first.child.exited).toBe(0);
 
     const second = await boot();
+    expect(second.stdout()).not.toContain("first start");
     const balance = await fetch(`${second.url}/api/me/balance`, { headers: { authorization: `Bearer ${token}` } });
     expect(balance.status).toBe(200);
     expect(((await balance.json()) as { balance: number }).balance).toBe(10_000);
