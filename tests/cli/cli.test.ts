@@ -36,6 +36,21 @@ describe("typos", () => {
     const far = await cli(["xyzzy"]);
     expect(far.stderr).not.toContain("did you mean");
   });
+
+  test("through `bun run cli` on a terminal: the CLI's own message and exit code, no 'script exited with code 1' after it", async () => {
+    // `script` gives the command a pseudo-terminal, as a user's shell would (Bun adds its line only on a terminal).
+    const child = Bun.spawn(["script", "-qec", "bun run cli -- balance --server http://127.0.0.1:9", "/dev/null"], {
+      cwd: ROOT,
+      env: { ...process.env, POKER_CONFIG: join(dir, "tty-config.json") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, output] = await Promise.all([child.exited, new Response(child.stdout).text()]);
+    expect(code).toBe(1);
+    expect(output).toContain("error: not logged in");
+    expect(output).not.toContain("exited with code");
+    expect(output).not.toContain("$ bun run src/cli/index.ts");
+  });
 });
 
 describe("help", () => {
