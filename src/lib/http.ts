@@ -15,7 +15,7 @@ export const ErrorResponse = t.Object(
   { $id: "#/components/schemas/Error", title: "Error", additionalProperties: true },
 );
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "VALIDATION_ERROR: a field is missing, extra, of the wrong type or out of range (details name it), or the JSON is malformed or nests deeper than 32 levels",
   401: "UNAUTHORIZED: missing, malformed, forged or expired token / credentials",
   402: "INSUFFICIENT_BALANCE: the developer's balance does not cover the amount",

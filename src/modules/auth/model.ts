@@ -16,20 +16,20 @@ export const RegisterBody = t.Object(
     password: t.String({ minLength: 8, maxLength: 128 }),
     name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: "RegisterRequest", examples: [{ email: "ada@example.com", password: "correct horse battery", name: "Ada" }] },
 );
 
-export const RegisterResponse = t.Object({ developer: Developer, token: t.String() });
+export const RegisterResponse = t.Object({ developer: Developer, token: t.String() }, { title: "Registration" });
 
 export const LoginBody = t.Object(
   {
     email: t.String({ maxLength: 254 }),
     password: t.String({ maxLength: 128 }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: "LoginRequest", examples: [{ email: "ada@example.com", password: "correct horse battery" }] },
 );
 
 export const LoginResponse = t.Object({
   token: t.String({ description: "Send as `Authorization: Bearer <token>`" }),
   expiresAt: t.String({ format: "date-time" }),
-});
+}, { title: "Login" });

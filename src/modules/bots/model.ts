@@ -27,7 +27,7 @@ export const CreateBotBody = t.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: "CreateBotRequest", examples: [{ name: "my-bot", description: "Raises its pairs" }] },
 );
 
 export const CreatedBot = t.Object(
@@ -54,7 +54,7 @@ export const OwnedBot = t.Object(
   { title: "OwnedBot" },
 );
 
-export const RotatedKey = t.Object({ botId: t.String(), apiKey: t.String({ description: "The new pbk_… key; the old one stops working" }) });
+export const RotatedKey = t.Object({ botId: t.String(), apiKey: t.String({ description: "The new pbk_… key; the old one stops working" }) }, { title: "RotatedKey" });
 
 export const BotParams = t.Object({ botId: BotId });
 

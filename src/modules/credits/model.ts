@@ -21,7 +21,7 @@ export const FaucetClaimResult = t.Object(
     newBalance: t.Integer({ description: "Balance after the claim" }),
     nextClaimAt: t.String({ format: "date-time", description: "When the next claim becomes possible" }),
   },
-  { title: "FaucetClaimResult" },
+  { title: "FaucetClaim" },
 );
 
 export const FaucetCooldown = t.Object(

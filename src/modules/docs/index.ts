@@ -2,6 +2,7 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { dirname, join } from "node:path";
 import { ErrorResponse } from "../../lib/http";
+import { polishOpenApi } from "./polish";
 
 const SWAGGER_DIST = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 const ASSETS: Record<string, string> = {
@@ -12,8 +13,19 @@ const ASSETS: Record<string, string> = {
 
 /** OpenAPI JSON at /swagger/json and Swagger UI at /swagger, its assets served locally (no CDN). */
 export function docsModule() {
+  // The plugin caches its document object: polish each new one once.
+  let polished: { from: unknown; doc: Record<string, unknown> } | null = null;
   return new Elysia({ name: "module:docs" })
     .model({ Error: ErrorResponse })
+    // The Swagger UI page loads its document by a relative URL: from /swagger/ that would be /swagger/swagger/json.
+    .onRequest(({ request }) => {
+      if (request.url.endsWith("/swagger/") && new URL(request.url).pathname === "/swagger/") return Response.redirect(request.url.slice(0, -1), 308);
+    })
+    .onAfterHandle({ as: "global" }, ({ path, response }) => {
+      if (path !== "/swagger/json" || !response || typeof response !== "object" || response instanceof Response) return;
+      if (polished?.from !== response) polished = { from: response, doc: polishOpenApi(response as Record<string, unknown>) };
+      return polished.doc;
+    })
     .use(
       openapi({
         path: "/swagger",
@@ -27,6 +39,7 @@ export function docsModule() {
         // WebSocket routes are not OpenAPI operations: they are described in the text above and docs/PROTOCOL.md.
         exclude: { paths: [/^\/swagger/], methods: ["WS", "ws"] },
         documentation: {
+          servers: [{ url: "/", description: "This service (every node of a cluster serves every route)" }],
           info: {
             title: "Poker Bot Service",
             version: "0.1.0",

@@ -70,7 +70,7 @@ export const MatchHands = t.Object({
   matchId: t.String(),
   seeded: t.Boolean({ description: "Dealt from a seed: never counted toward statistics, the leaderboard or ratings" }),
   hands: t.Array(HandHistory),
-});
+}, { title: "MatchHands" });
 
 export const Fairness = t.Object(
   {

@@ -11,7 +11,7 @@ export const RatingEntry = t.Object(
     matchesPlayed: t.Integer({ description: "Rated matches (unseeded, with bots of at least two developers)" }),
     handsPlayed: t.Integer({ description: "Hands in rated matches" }),
     bbPer100: t.Number({ description: "Win rate: big blinds won per 100 hands (mean of per-hand results × 100)" }),
-    bbPer100Ci95: t.Union([t.Tuple([t.Number(), t.Number()]), t.Null()], {
+    bbPer100Ci95: t.Union([t.Array(t.Number(), { minItems: 2, maxItems: 2 }), t.Null()], {
       description: "95 % confidence interval of bbPer100: mean ± 1.96·sd/√n, × 100 (null below two hands)",
     }),
   },

@@ -17,7 +17,7 @@ export const BotStatistics = t.Object(
     biggestLoss: t.Integer({ description: "Largest single-match loss as a negative number; 0 before any loss" }),
     lastPlayed: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "End of the last match; null before any" }),
   },
-  { title: "BotStatistics" },
+  { title: "BotStats" },
 );
 
 /** The brief's Leaderboard entry. */

@@ -18,7 +18,7 @@ export const CreateTableBody = t.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: "CreateTableRequest", examples: [{ maxPlayers: 2, maxHands: 200, buyIn: 1000, smallBlind: 5, bigBlind: 10 }] },
 );
 
 export const TableConfig = t.Object({
@@ -30,7 +30,7 @@ export const TableConfig = t.Object({
   actionTimeoutMs: t.Integer(),
   seed: t.Optional(t.String({ description: "Only in the creator's own read of the table" })),
   duplicate: t.Optional(t.Boolean()),
-});
+}, { title: "TableConfig" });
 
 export const Seat = t.Object(
   {
@@ -60,7 +60,7 @@ export const Table = t.Object(
 );
 
 export const TableParams = t.Object({ tableId: idString() });
-export const SeatBody = t.Object({ botId: BotId }, { additionalProperties: false });
+export const SeatBody = t.Object({ botId: BotId }, { additionalProperties: false, title: "SeatRequest" });
 
 export const LeaveResult = t.Object({
   tableId: t.String(),
@@ -69,4 +69,4 @@ export const LeaveResult = t.Object({
     description: "left: cashed out now (waiting table); leaving: folds from now on, cashed out after the current hand",
   }),
   cashout: t.Union([t.Integer(), t.Null()], { description: "Credits returned now (left), or null (leaving)" }),
-});
+}, { title: "LeaveResult" });
