@@ -14,6 +14,7 @@ import { Bots } from "./modules/bots/service";
 import { creditsModule } from "./modules/credits";
 import { Accounts } from "./modules/credits/service";
 import { docsModule } from "./modules/docs";
+import { httpConventions, methodsOfRoutes } from "./plugins/http-conventions";
 import { healthModule } from "./modules/health";
 import { matchesModule } from "./modules/matches";
 import { Matches } from "./modules/matches/service";
@@ -138,8 +139,10 @@ export function createApp(deps: AppDeps) {
   const maxBodyBytes = deps.config.maxBodyBytes;
   // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
+  const methodsOf = methodsOfRoutes(() => app.routes);
   const app = new Elysia({ normalize: false, systemRouter: false })
-    .use(errorHandler(deps.log ?? defaultLog, () => notFoundPage("No page at this address.")))
+    .use(errorHandler(deps.log ?? defaultLog, () => notFoundPage("No page at this address."), methodsOf))
+    .use(httpConventions({ corsOrigins: deps.config.corsOrigins, methodsOf }))
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);
       if (length > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);

@@ -44,6 +44,8 @@ export interface Config {
   spectatorsPerAddress: number;
   /** Which proxies may tell us the client's address (X-Forwarded-For); off by default. */
   trustProxy: TrustProxy;
+  /** CORS_ORIGINS: `*` (default: any origin may read public GETs) or a comma-separated list of origins that may call every route. */
+  corsOrigins: string[] | "*";
   /** Set: every node with the same database and NATS is one service. Unset: one process, in-process bus. */
   natsUrl: string | undefined;
   /** Namespaces every subject (default derived from the database). */
@@ -91,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     botMessagesPerSecond: integerFrom(env, "BOT_MESSAGES_PER_SECOND", 50, 1),
     statsCacheMs: integerFrom(env, "STATS_CACHE_MS", 1_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    corsOrigins: !env.CORS_ORIGINS || env.CORS_ORIGINS.trim() === "*" ? "*" : env.CORS_ORIGINS.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
     waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),
     maxBotsPerDeveloper: integerFrom(env, "MAX_BOTS_PER_DEVELOPER", 200, 1),
     maxOpenTablesPerDeveloper: integerFrom(env, "MAX_OPEN_TABLES_PER_DEVELOPER", 50, 1),

@@ -4,6 +4,7 @@ export type ErrorCode =
   | "UNAUTHORIZED"
   | "FORBIDDEN"
   | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
   | "INSUFFICIENT_BALANCE"
   | "CONFLICT"
   | "EMAIL_TAKEN"

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Elysia, t, type TSchema } from "elysia";
 import { AppError, errorBody, type ErrorCode } from "./errors";
 import { jsonNestingExceeds, MAX_JSON_DEPTH } from "./json-depth";
+import { requestIdOf, type MethodsOf } from "../plugins/http-conventions";
 
 /** SPEC §8 error body, for OpenAPI. */
 export const ErrorResponse = t.Object(
@@ -21,6 +22,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   402: "INSUFFICIENT_BALANCE: the developer's balance does not cover the amount",
   403: "FORBIDDEN: the resource belongs to another developer",
   404: "NOT_FOUND: the resource does not exist",
+  405: "METHOD_NOT_ALLOWED: the path exists but not with this method (the Allow header lists those it takes)",
   409: "CONFLICT (or a specific code such as EMAIL_TAKEN, BOT_NAME_TAKEN, BOT_ALREADY_SEATED, TABLE_FULL)",
   413: "PAYLOAD_TOO_LARGE: the request body exceeds the limit",
   415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json",
@@ -156,7 +158,7 @@ function jsonError(status: number, code: ErrorCode, message: string, details?: u
  * The one error path: our AppErrors, Elysia's validation/parse/not-found errors and anything
  * unexpected all leave as SPEC §8 bodies (a browser's unknown page: an HTML 404). Unexpected errors are logged, never echoed.
  */
-export function errorHandler(log: (message: string, error?: unknown) => void, htmlNotFound?: () => Response) {
+export function errorHandler(log: (message: string, error?: unknown) => void, htmlNotFound?: () => Response, methodsOf?: MethodsOf) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     // Elysia wraps whatever a body parser throws in a ParseError; ours carry the real answer.
     const cause = (thrown as { cause?: unknown }).cause;
@@ -174,10 +176,13 @@ export function errorHandler(log: (message: string, error?: unknown) => void, ht
       }
       case "PARSE":
         return jsonError(400, "VALIDATION_ERROR", "The request body is not valid JSON", { field: "(body)" });
-      case "NOT_FOUND":
+      case "NOT_FOUND": {
+        const allowed = methodsOf?.(new URL(request.url).pathname);
+        if (allowed) return jsonError(405, "METHOD_NOT_ALLOWED", `${request.method} is not allowed here; allowed: ${allowed.join(", ")}`, { allow: allowed }, { allow: allowed.join(", ") });
         // A browser that asked for a page outside the JSON API gets the web face's 404 page.
         if (htmlNotFound && !new URL(request.url).pathname.startsWith("/api/") && request.headers.get("accept")?.includes("text/html")) return htmlNotFound();
         return jsonError(404, "NOT_FOUND", "No such route");
+      }
       case "INVALID_COOKIE_SIGNATURE":
         return jsonError(400, "VALIDATION_ERROR", "Invalid cookie");
     }
@@ -185,7 +190,7 @@ export function errorHandler(log: (message: string, error?: unknown) => void, ht
     const status = typeof declared === "number" ? declared : 500;
     if (status === 413) return jsonError(413, "PAYLOAD_TOO_LARGE", "The request body is too large");
     if (status >= 400 && status < 500) return jsonError(status, "VALIDATION_ERROR", "Bad request");
-    log("unexpected error", error);
+    log(`unexpected error (request ${requestIdOf(request)}: ${request.method} ${new URL(request.url).pathname})`, error);
     set.status = 500;
     return jsonError(500, "INTERNAL", "Something went wrong on our side");
   });

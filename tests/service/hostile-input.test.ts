@@ -149,9 +149,11 @@ describe("hostile bodies: 400 VALIDATION_ERROR naming the field, no state change
     expect(bots.body.error.details.field).toBe("limit");
   });
 
-  test("unknown route and unknown method are 404 JSON; malformed ids are 400", async () => {
+  test("an unknown route is 404 JSON, a known route's wrong method 405 JSON (issue 14); malformed ids are 400", async () => {
     expectErrorShape(await h.call("GET", "/api/nothing-here"), 404, "NOT_FOUND");
-    expectErrorShape(await h.call("DELETE", "/api/bots"), 404, "NOT_FOUND");
+    const wrongMethod = await h.call("DELETE", "/api/bots");
+    expectErrorShape(wrongMethod, 405, "METHOD_NOT_ALLOWED");
+    expect(wrongMethod.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
     // An id that cannot be an id (traversal, quotes, NUL) is refused before any lookup.
     const traversal = await h.call("GET", `/api/bots/${encodeURIComponent("../../etc/passwd")}`);
     expectErrorShape(traversal, 400, "VALIDATION_ERROR");
