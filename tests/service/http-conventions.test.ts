@@ -7,13 +7,16 @@ setDefaultTimeout(60_000);
 
 let h: Harness;
 let listed: Harness;
+let limited: Harness;
 beforeAll(async () => {
   h = await createHarness("http_conventions");
   listed = await createHarness("http_conventions_cors", { CORS_ORIGINS: "https://arena.example, https://other.example/" });
+  limited = await createHarness("http_conventions_limits", { AUTH_RATE_LIMIT_PER_MINUTE: "3" });
 });
 afterAll(async () => {
   await h?.close();
   await listed?.close();
+  await limited?.close();
 });
 
 const raw = (harness: Harness, method: string, path: string, headers: Record<string, string> = {}) =>
@@ -71,6 +74,22 @@ describe("methods and request ids", () => {
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
     const two = [await raw(h, "GET", "/health"), await raw(h, "GET", "/health")].map((r) => r.headers.get("x-request-id"));
     expect(two[0]).not.toBe(two[1]);
+  });
+});
+
+describe("rate limits", () => {
+  test("register and login carry RateLimit-Policy and RateLimit (what is left); past the budget 429 with Retry-After; documented", async () => {
+    const body = { email: "limits@example.com", password: "correct horse battery" };
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await limited.call("POST", i === 0 ? "/api/auth/register" : "/api/auth/login", { body }));
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 429]);
+    expect(answers.map((a) => a.headers.get("ratelimit-policy"))).toEqual(Array(4).fill('"auth";q=3;w=60'));
+    expect(answers.map((a) => /r=(\d+)/.exec(a.headers.get("ratelimit") ?? "")?.[1])).toEqual(["2", "1", "0", "0"]);
+    expect(Number(answers[3].headers.get("retry-after"))).toBeGreaterThan(0);
+    const doc = (await h.call("GET", "/swagger/json")).body;
+    const login = doc.paths["/api/auth/login"].post.responses;
+    expect(Object.keys(login["200"].headers)).toEqual(["RateLimit-Policy", "RateLimit"]);
+    expect(login["429"].headers["Retry-After"].schema.type).toBe("integer");
   });
 });
 

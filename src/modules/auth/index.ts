@@ -9,9 +9,13 @@ import type { Identity } from "./service";
 
 /** Register and login are limited per client IP (brute force, account spam), one budget for the whole cluster. */
 function limitByClientIp(limiter: SharedRateLimiter, trustProxy: TrustProxy) {
-  return async ({ request, server }: { request: Request; server: { requestIP(r: Request): { address: string } | null } | null }) => {
+  const { quota, windowSeconds } = limiter.policy;
+  return async ({ request, server, set }: { request: Request; server: { requestIP(r: Request): { address: string } | null } | null; set: { headers: Record<string, string | number> } }) => {
     const ip = clientAddress(server?.requestIP(request)?.address ?? "unknown", request.headers.get("x-forwarded-for"), trustProxy);
     const verdict = await limiter.take(ip);
+    // IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): the policy, and what is left of it.
+    set.headers["ratelimit-policy"] = `"auth";q=${quota};w=${windowSeconds}`;
+    set.headers.ratelimit = `"auth";r=${verdict.remaining};t=${verdict.resetSeconds}`;
     if (!verdict.allowed) {
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
       throw new AppError(429, "RATE_LIMITED", `Too many attempts from this address; retry in ${seconds} s`, { retryAfterSeconds: seconds }, {

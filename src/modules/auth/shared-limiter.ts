@@ -22,7 +22,13 @@ export class SharedRateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  async take(key: string): Promise<RateVerdict> {
+  /** The budget (`capacity` takes per `windowMs`) for the RateLimit-Policy header. */
+  get policy(): { quota: number; windowSeconds: number } {
+    return { quota: this.capacity, windowSeconds: Math.round(this.windowMs / 1000) };
+  }
+
+  /** Takes one token; says what is left and in how many seconds the bucket is full again (the RateLimit header). */
+  async take(key: string): Promise<RateVerdict & { remaining: number; resetSeconds: number }> {
     const now = this.clock.now();
     const ratePerMs = this.capacity / this.windowMs;
     const refilled = sql`least(${this.capacity}::float8, b.tokens + greatest(0, ${now}::bigint - b.at_ms) * ${ratePerMs}::float8)`;
@@ -37,8 +43,10 @@ export class SharedRateLimiter {
           returning tokens, last_take_allowed`,
     );
     if (++this.takes % PRUNE_EVERY === 0) void this.prune(now).catch(() => {});
-    if (row.last_take_allowed) return { allowed: true };
-    return { allowed: false, retryAfterMs: Math.ceil((1 - Number(row.tokens)) / ratePerMs) };
+    const tokens = Number(row.tokens);
+    const state = { remaining: Math.max(0, Math.floor(tokens)), resetSeconds: Math.ceil((this.capacity - tokens) / ratePerMs / 1000) };
+    if (row.last_take_allowed) return { allowed: true, ...state };
+    return { allowed: false, retryAfterMs: Math.ceil((1 - tokens) / ratePerMs), ...state };
   }
 
   private prune(now: number): Promise<unknown> {

@@ -59,6 +59,14 @@ const PHH_MEDIA = {
   },
 };
 
+/** Routes under the shared per-IP budget: every answer carries the IETF RateLimit fields. */
+const RATE_LIMITED_PATHS = new Set(["/api/auth/register", "/api/auth/login"]);
+const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 1 } } };
+const RATE_LIMIT_FIELDS = {
+  "RateLimit-Policy": { description: 'The budget: `"auth";q=<attempts>;w=<seconds>` (AUTH_RATE_LIMIT_PER_MINUTE per 60 s per client address)', schema: { type: "string" } },
+  RateLimit: { description: 'What is left of it: `"auth";r=<remaining>;t=<seconds until full>`', schema: { type: "string" } },
+};
+
 function describeOperations(doc: Json): void {
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
     for (const operation of Object.values<Json>(item)) {
@@ -71,6 +79,8 @@ function describeOperations(doc: Json): void {
         if (code >= 400) response.description = schema?.description ?? ERROR_DESCRIPTIONS[code] ?? `Error (${status})`;
         else response.description = operation.summary ?? "OK";
         if (schema?.$ref && schema.description) delete schema.description;
+        if (code === 429 || code === 503) response.headers = { ...response.headers, ...RETRY_AFTER };
+        if (RATE_LIMITED_PATHS.has(path)) response.headers = { ...response.headers, ...RATE_LIMIT_FIELDS };
       }
       const body = operation.requestBody?.content?.["application/json"];
       const example = body?.schema?.$ref ? doc.components.schemas[body.schema.$ref.split("/").pop()]?.examples?.[0] : body?.schema?.examples?.[0];
