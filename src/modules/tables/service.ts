@@ -19,9 +19,9 @@ import { playMatch, type AskBot } from "./match-runner";
 import { abortTable } from "./persistence";
 import { tablesToResume } from "./resume";
 import { FencedError, type FenceToken } from "../cluster/lease";
-import { freePosition, handsPlayedAt, newSeatRuntime, newTableRuntime, type TableRuntime } from "./runtime";
+import { freePosition, newSeatRuntime, newTableRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
-import { isLive, refuseIfPrivate, seatView, viewOfRuntime, viewsOfRows, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
+import { isLive, refuseIfPrivate, seatView, shutdownReport, viewOfRuntime, viewsOfRows, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
 import { HandJournal } from "./journal";
 
 export interface TablesDeps {
@@ -477,23 +477,5 @@ export class Tables {
 
   private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
     return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.hosted.get(tableId)?.table);
-  }
-}
-
-/** What a shutdown did to a table, in words an operator reads in the log. */
-export function shutdownReport(table: TableRuntime, stoppedAtBoundary: boolean): string {
-  const hands = handsPlayedAt(table);
-  const where = `table ${table.tableId}`;
-  switch (table.status) {
-    case "running":
-      return stoppedAtBoundary
-        ? `${where}: match ${table.matchId} paused after ${hands} hands; chips stay in the seats and the match resumes (on another node, or here at the next start)`
-        : `${where}: match ${table.matchId} stopped during a hand after ${hands} complete hands; that hand is void at resumption (its chips go back) and the match resumes (on another node, or here at the next start)`;
-    case "waiting":
-      return `${where}: waiting, ${table.seats.size}/${table.config.maxPlayers} seats taken; kept as it is (the buy-ins stay in the seats)`;
-    case "finished":
-      return `${where}: match ${table.matchId} finished after ${hands} hands; paid out`;
-    default:
-      return `${where}: ${table.status}`;
   }
 }

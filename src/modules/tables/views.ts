@@ -105,3 +105,21 @@ function configFor(config: TableConfig, createdBy: string, viewerId: string | nu
 export function seatView(seat: SeatRuntime): SeatView {
   return { seat: seat.position, botId: seat.botId, chips: seat.chips, leaving: seat.leaving };
 }
+
+/** What a shutdown did to a table, in words an operator reads in the log. */
+export function shutdownReport(table: TableRuntime, stoppedAtBoundary: boolean): string {
+  const hands = handsPlayedAt(table);
+  const where = `table ${table.tableId}`;
+  switch (table.status) {
+    case "running":
+      return stoppedAtBoundary
+        ? `${where}: match ${table.matchId} paused after ${hands} hands; chips stay in the seats and the match resumes (on another node, or here at the next start)`
+        : `${where}: match ${table.matchId} stopped during a hand after ${hands} complete hands; that hand is void at resumption (its chips go back) and the match resumes (on another node, or here at the next start)`;
+    case "waiting":
+      return `${where}: waiting, ${table.seats.size}/${table.config.maxPlayers} seats taken; kept as it is (the buy-ins stay in the seats)`;
+    case "finished":
+      return `${where}: match ${table.matchId} finished after ${hands} hands; paid out`;
+    default:
+      return `${where}: ${table.status}`;
+  }
+}
