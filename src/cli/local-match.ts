@@ -32,15 +32,20 @@ export function isBuiltIn(spec: string): spec is BuiltInStrategy {
   return (BUILT_IN_STRATEGIES as readonly string[]).includes(spec);
 }
 
-/** "random,caller,./examples/starter-bot.ts" → players; files must export a default bot ({ decide }). */
-export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPlayer[]> {
-  const players: LocalPlayer[] = [];
+/** Names made unique at one table: the second "tight" is "tight#2". */
+export function uniqueNames(): (name: string) => string {
   const taken = new Map<string, number>();
-  const unique = (name: string) => {
+  return (name) => {
     const n = (taken.get(name) ?? 0) + 1;
     taken.set(name, n);
     return n === 1 ? name : `${name}#${n}`;
   };
+}
+
+/** "random,caller,./examples/starter-bot.ts" → players; files must export a default bot ({ decide }). */
+export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPlayer[]> {
+  const players: LocalPlayer[] = [];
+  const unique = uniqueNames();
   for (const raw of specs) {
     const spec = raw.trim();
     if (isBuiltIn(spec)) {

@@ -13,7 +13,7 @@ afterAll(async () => database?.drop());
 test("a running match is paused (resumable), a waiting table kept, and the log says so", async () => {
   database = await createTestDatabase("shutdown");
   // setsid: the server and its `bun run` wrapper in a process group of their own, as a terminal's Ctrl-C sees them.
-  const server = await spawnMain({ ...TEST_ENV, DATABASE_URL: database.url, NATS_URL: "" }, 30_000, process.env.SHUTDOWN_CMD ? process.env.SHUTDOWN_CMD.split(" ") : ["setsid", "bun", "run", "start"]);
+  const server = await spawnMain({ ...TEST_ENV, DATABASE_URL: database.url, NATS_URL: "" }, 30_000, ["setsid", "bun", "run", "start"]);
   const api = (method: string, path: string, token?: string, body?: unknown) => callApi(server.url, method, path, { token, body });
   const { token } = (await api("POST", "/api/auth/register", undefined, { email: "shutdown@example.com", password: "a long password" })).body;
   await api("POST", "/api/me/balance/faucet", token);

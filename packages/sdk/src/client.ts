@@ -77,8 +77,8 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
   }, options.pingIntervalMs ?? 30_000);
 
   let idleTimer: ReturnType<typeof setTimeout> | null = null;
-  const waitingForSeat = () => log({ level: "info", event: "waiting_for_seat", botId: session.context.botId, handNumber: null, name: botName });
   let botName: string | null = null;
+  const waitingForSeat = () => log({ level: "info", event: "waiting_for_seat", botId: session.context.botId, handNumber: null, name: botName });
 
   const stop = (result: MatchEndedMessage | null, error?: Error) => {
     if (stopped) return;

@@ -5,19 +5,15 @@ import { bool, int, str, UsageError } from "../args";
 import { need, type Command } from "../command";
 import { defaultParallelism, runEvalJobs, type EvalResult } from "../eval-runner";
 import { evalJobs, pairings, summarize, verdict, type MatchSample, type RateSummary } from "../evaluation";
-import { freshSeed, isBuiltIn, loadPlayers } from "../local-match";
+import { freshSeed, isBuiltIn, loadPlayers, uniqueNames } from "../local-match";
 
 const signedRate = (x: number) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
 const interval = (s: RateSummary) => (s.ci95 ? `[${signedRate(s.ci95[0])}, ${signedRate(s.ci95[1])}]` : "[too few matches]");
 
+/** Players by their spec: a built-in's name, a file's base name. */
 function labels(specs: string[]): string[] {
-  const taken = new Map<string, number>();
-  return specs.map((spec) => {
-    const name = isBuiltIn(spec) ? spec : basename(spec, extname(spec));
-    const n = (taken.get(name) ?? 0) + 1;
-    taken.set(name, n);
-    return n === 1 ? name : `${name}#${n}`;
-  });
+  const unique = uniqueNames();
+  return specs.map((spec) => unique(isBuiltIn(spec) ? spec : basename(spec, extname(spec))));
 }
 
 export const evaluate: Command = {

@@ -15,9 +15,10 @@ interface MatchRecord {
   endedAt: string;
 }
 
+/** `?a=1&b=x` of the parameters that are set ("" when none is). */
 function query(params: Record<string, string | number | undefined>): string {
-  const entries = Object.entries(params).filter(([, v]) => v !== undefined) as Array<[string, string | number]>;
-  return entries.length ? `?${entries.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&")}` : "";
+  const search = new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
+  return search.size ? `?${search}` : "";
 }
 
 /** Prints JSON when asked; otherwise resolves bot names and prints lines. */

@@ -14,13 +14,16 @@ type Json = Record<string, any>;
 const isIntegerAsString = (s: Json) => s && s.type === "string" && (s.format === "integer" || s.format === "numeric");
 const isNumber = (s: Json) => s && (s.type === "integer" || s.type === "number");
 
-/** `anyOf: [string-as-integer, integer]` → the integer schema, keeping the outer description and bounds. */
-function integersAsIntegers(node: any): any {
-  if (Array.isArray(node)) return node.map(integersAsIntegers);
+/**
+ * Schema fixes everywhere: `anyOf: [string-as-integer, integer]` → the integer schema (keeping the
+ * outer description and bounds); Elysia's `noValidate` marker dropped; null allowed in nullable enums.
+ */
+function fixSchemas(node: any): any {
+  if (Array.isArray(node)) return node.map(fixSchemas);
   if (!node || typeof node !== "object") return node;
   const out: Json = {};
   // `noValidate` is Elysia's own marker (t.NoValidate), not JSON Schema.
-  for (const [key, value] of Object.entries(node)) if (key !== "noValidate") out[key] = integersAsIntegers(value);
+  for (const [key, value] of Object.entries(node)) if (key !== "noValidate") out[key] = fixSchemas(value);
   // A nullable enum (`type: [string, null]`) must list null among its values, or null is refused.
   if (Array.isArray(out.type) && out.type.includes("null") && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   const variants = out.anyOf;
@@ -74,7 +77,7 @@ function describeOperations(doc: Json): void {
       operation.security ??= [];
       for (const [status, response] of Object.entries<Json>(operation.responses)) {
         const schema = response.content?.["application/json"]?.schema;
-        if (!/^Response for status/.test(response.description ?? "") && response.description) continue;
+        if (response.description && !/^Response for status/.test(response.description)) continue;
         const code = Number(status);
         if (code >= 400) response.description = schema?.description ?? ERROR_DESCRIPTIONS[code] ?? `Error (${status})`;
         else response.description = operation.summary ?? "OK";
@@ -92,7 +95,7 @@ function describeOperations(doc: Json): void {
 
 /** A new, accurate document (the input is the plugin's cached object: never changed). */
 export function polishOpenApi(generated: Json): Json {
-  const doc = integersAsIntegers(structuredClone(generated));
+  const doc = fixSchemas(structuredClone(generated));
   if (doc.components?.schemas?.Error) delete doc.components.schemas.Error.$id;
   namedComponents(doc);
   describeOperations(doc);
