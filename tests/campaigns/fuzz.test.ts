@@ -125,6 +125,8 @@ function invalidFor(schema: Schema, rng: Rng): unknown {
     return rng.pick(options);
   }
   if (type === "union") return rng.pick([42, null, [], {}, "not-one-of-them", rng.pick(NASTY_STRINGS.filter((s) => s.length < 60))]);
+  // A boolean field: true and false would be valid, so never them.
+  if (type === "boolean") return rng.pick(NASTY_VALUES.filter((v) => typeof v !== "boolean"));
   return rng.pick(NASTY_VALUES);
 }
 
