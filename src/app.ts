@@ -34,6 +34,7 @@ import { Stats } from "./modules/stats/service";
 import { tablesModule } from "./modules/tables";
 import { Tables } from "./modules/tables/service";
 import type { AuthOptions } from "./plugins/auth";
+import { IdempotencyKeys } from "./plugins/idempotency";
 
 export interface AppDeps {
   db: Db;
@@ -58,6 +59,7 @@ export interface Services {
   matches: Matches;
   stats: Stats;
   ratings: Ratings;
+  idempotency: IdempotencyKeys;
   cluster: ClusterNode;
   botRelay: BotRelay;
   tableRelay: TableRelay;
@@ -101,7 +103,7 @@ export function createServices(deps: AppDeps): Services {
   const botRelay = new BotRelay(cluster, gateway);
   const tableRelay = new TableRelay(
     cluster,
-    { join: (d, t, b) => tables.joinHosted(d, t, b), leave: (d, t, b) => tables.leaveHosted(d, t, b), view: (t, v) => tables.hostedView(t, v) },
+    { join: (d, t, b) => tables.joinHosted(d, t, b), leave: (d, t, b) => tables.leaveHosted(d, t, b), close: (d, t) => tables.closeHosted(d, t), view: (t, v) => tables.hostedView(t, v) },
     spectators,
   );
   botRelay.start();
@@ -123,6 +125,7 @@ export function createServices(deps: AppDeps): Services {
     matches: new Matches(db),
     stats,
     ratings: new Ratings(db),
+    idempotency: new IdempotencyKeys(db, clock),
   };
 }
 
@@ -152,9 +155,9 @@ export function createApp(deps: AppDeps) {
     .use(healthModule(deps.dbKind, services.cluster))
     .use(authModule(services.identity, auth, new SharedRateLimiter(deps.db, "auth", deps.config.authRateLimitPerMinute, 60_000, services.clock), deps.config.trustProxy))
     .use(protocolModule(services.bots, services.gateway))
-    .use(botsModule(services.bots, auth))
-    .use(creditsModule(deps.db, services.accounts, auth))
-    .use(tablesModule(services.tables, auth))
+    .use(botsModule(services.bots, auth, services.idempotency))
+    .use(creditsModule(deps.db, services.accounts, auth, services.idempotency))
+    .use(tablesModule(services.tables, auth, services.idempotency))
     .use(matchesModule(services.matches, auth))
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))

@@ -7,9 +7,9 @@ import { Api, ApiError } from "./api";
 import { parseArgs, str, UsageError } from "./args";
 import { commandHelp, type CliIO, type Command, type Ctx } from "./command";
 import { balance, faucet, login, register, whoami } from "./commands/account";
-import { botsCreate, botsList, botsRotate } from "./commands/bots";
+import { botsCreate, botsList, botsRetire, botsRotate } from "./commands/bots";
 import { play } from "./commands/play";
-import { tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow } from "./commands/tables";
+import { tablesCreate, tablesDelete, tablesJoin, tablesLeave, tablesList, tablesShow } from "./commands/tables";
 import { watch } from "./commands/watch";
 import { verify } from "./commands/verify";
 import { didYouMean } from "./suggest";
@@ -22,8 +22,8 @@ export type { CliIO } from "./command";
 // ───────────────────────────── dispatch ─────────────────────────────
 
 const GROUPS: Record<string, { summary: string; commands: Command[] }> = {
-  bots: { summary: "create, list and rotate the keys of your bots", commands: [botsCreate, botsList, botsRotate] },
-  tables: { summary: "create tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow] },
+  bots: { summary: "create, list, rotate the keys of and retire your bots", commands: [botsCreate, botsList, botsRotate, botsRetire] },
+  tables: { summary: "create and delete tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow, tablesDelete] },
 };
 const TOP: Command[] = [register, login, whoami, faucet, balance, transactions, watch, matches, hands, stats, leaderboard, ratings, verify, play, evaluate];
 

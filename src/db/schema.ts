@@ -52,9 +52,11 @@ export const bots = pgTable(
     strategy: text("strategy"),
     apiKeyHash: text("api_key_hash").notNull(),
     createdAt: instant("created_at").notNull(),
+    /** Set by DELETE /api/bots/:botId: the bot plays no more, its records stay; its name is free again. */
+    retiredAt: instant("retired_at"),
   },
   (t) => [
-    uniqueIndex("bots_developer_name_key").on(t.developerId, t.name),
+    uniqueIndex("bots_developer_name_key").on(t.developerId, t.name).where(sql`${t.retiredAt} is null`),
     uniqueIndex("bots_api_key_hash_key").on(t.apiKeyHash),
     // GET /api/bots lists oldest first and pages by (created_at, id).
     index("bots_created_idx").on(t.createdAt, t.id),
@@ -146,7 +148,7 @@ export interface TableConfig {
   duplicate?: boolean;
 }
 
-export const TABLE_STATUSES = ["waiting", "running", "finished", "aborted"] as const;
+export const TABLE_STATUSES = ["waiting", "running", "finished", "aborted", "closed"] as const;
 export type TableStatus = (typeof TABLE_STATUSES)[number];
 
 export const tables = pgTable(
@@ -289,3 +291,21 @@ export const rateBuckets = pgTable("rate_buckets", {
   /** Whether the latest take found a token (the upsert's RETURNING sees only the new row). */
   lastTakeAllowed: boolean("last_take_allowed").notNull(),
 });
+
+/**
+ * Idempotency-Key (Stripe's semantics): the first answer to a developer's keyed POST, replayed for
+ * the same key and request within 24 h. `status` null: the first request is still being answered.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    developerId: text("developer_id").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is refused. */
+    fingerprint: text("fingerprint").notNull(),
+    status: integer("status"),
+    body: text("body"),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.developerId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);

@@ -16,7 +16,7 @@ import { Elysia } from "elysia";
 const REQUEST_IDS = new WeakMap<Request, string>();
 const VALID_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const COMPRESS_ABOVE = 1024;
-const EXPOSED = "ETag, Link, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id";
+const EXPOSED = "ETag, Idempotent-Replayed, Link, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id";
 const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id";
 
 /** The id of a request (for log lines): the one it carried, or the one we gave it. */

@@ -56,8 +56,8 @@ describe("typos", () => {
 describe("help", () => {
   const commands = [
     "register", "login", "whoami", "faucet", "balance", "watch", "verify", "ratings", "play",
-    "bots create", "bots list", "bots rotate-key",
-    "tables create", "tables join", "tables leave", "tables list", "tables show",
+    "bots create", "bots list", "bots rotate-key", "bots retire",
+    "tables create", "tables join", "tables leave", "tables list", "tables show", "tables delete",
   ];
   test("every command and subcommand answers --help with its usage and options", async () => {
     for (const command of commands) {
@@ -193,6 +193,15 @@ describe("against a server", () => {
     expect((await run(["balance"])).stdout).toContain("balance 9000 credits");
     expect((await run(["tables", "leave", "last", "--bot", "mine"])).stdout).toContain("1000 credits returned");
     expect((await run(["tables", "join", "last", "--bot", "nobody"])).stderr).toContain('no bot named "nobody"');
+
+    expect((await run(["tables", "join", "last", "--bot", "mine"])).code).toBe(0);
+    expect((await run(["tables", "delete", "last"])).stdout).toContain(`deleted ${tableId}; 1 bot refunded, 1000 credits in all`);
+    expect((await run(["balance"])).stdout).toContain("balance 10000 credits");
+    expect((await run(["tables", "list"])).stdout).not.toContain(tableId);
+    expect((await run(["bots", "retire", "mine"])).stdout).toContain(`retired mine (${saved.bots.mine.botId})`);
+    expect(JSON.parse(readFileSync(config, "utf8")).bots.mine).toBeUndefined();
+    expect((await run(["bots", "list"])).stdout).not.toContain("mine ");
+    expect((await run(["bots", "create", "mine"])).code).toBe(0); // the name is free again
   });
 
   test("watch streams a match as readable lines and exits when it ends; a finished table prints its result", async () => {

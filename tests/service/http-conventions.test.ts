@@ -64,7 +64,7 @@ describe("methods and request ids", () => {
     expect(((await wrong.json()) as any).error.code).toBe("METHOD_NOT_ALLOWED");
     expect((await raw(h, "PUT", "/api/tables/tbl_x/join")).headers.get("allow")).toBe("POST, OPTIONS");
     const options = await raw(h, "OPTIONS", "/api/bots/bot_x");
-    expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, HEAD, OPTIONS"]);
+    expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, HEAD, DELETE, OPTIONS"]);
     expect((await raw(h, "GET", "/api/nowhere")).status).toBe(404);
   });
 

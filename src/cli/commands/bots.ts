@@ -1,7 +1,7 @@
-/** CLI: bots create, list, rotate-key. */
+/** CLI: bots create, list, rotate-key, retire. */
 import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
-import { bool, str, UsageError } from "../args";
-import { botIdOf, SERVER_FLAG, type Command } from "../command";
+import { bool, str, UsageError, type Parsed } from "../args";
+import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 
 export const botsCreate: Command = {
   name: "create",
@@ -47,12 +47,38 @@ export const botsList: Command = {
     }
     const mine = await ctx
       .api(parsed)
-      .request<Array<{ botId: string; name: string; strategy: string | null }>>("GET", "/api/me/bots", undefined, { auth: true });
+      .request<Array<{ botId: string; name: string; strategy: string | null }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
     if (mine.length === 0) ctx.out("no bots yet: bun run cli -- bots create my-bot");
     for (const bot of mine) {
       const keySaved = Boolean(ctx.config.bots?.[bot.name]?.apiKey);
       ctx.out(`${bot.botId}  ${bot.name}  ${bot.strategy ? `built-in ${bot.strategy}` : keySaved ? "remote (api key saved)" : "remote"}`);
     }
+    return 0;
+  },
+};
+
+/** The bot a command names (a saved name or a bot id), and its name in the config file if it has one. */
+function botArgument(ctx: Ctx, parsed: Parsed, command: string): { given: string; botId: string; name: string | undefined } {
+  const given = parsed.positionals[0];
+  if (!given) throw new UsageError(`which bot? bots ${command} <name|botId>`);
+  const botId = botIdOf(ctx, given);
+  return { given, botId, name: Object.entries(ctx.config.bots ?? {}).find(([, b]) => b.botId === botId)?.[0] };
+}
+
+export const botsRetire: Command = {
+  name: "retire",
+  summary: "Retire your bot: it plays no more and its key stops working; its records stay and its name is free again.",
+  usage: "bots retire <name|botId>",
+  flags: SERVER_FLAG,
+  async run(ctx, parsed) {
+    const { given, botId, name } = botArgument(ctx, parsed, "retire");
+    await ctx.api(parsed).request("DELETE", `/api/bots/${encodeURIComponent(botId)}`, undefined, { auth: true });
+    if (name !== undefined) {
+      const { [name]: _retired, ...rest } = ctx.config.bots!;
+      ctx.config.bots = rest;
+      ctx.save();
+    }
+    ctx.out(`retired ${name ?? given} (${botId}): its matches and statistics stay; the name is free for a new bot`);
     return 0;
   },
 };
@@ -63,11 +89,8 @@ export const botsRotate: Command = {
   usage: "bots rotate-key <name|botId>",
   flags: SERVER_FLAG,
   async run(ctx, parsed) {
-    const given = parsed.positionals[0];
-    if (!given) throw new UsageError("which bot? bots rotate-key <name|botId>");
-    const botId = botIdOf(ctx, given);
+    const { given, botId, name = given } = botArgument(ctx, parsed, "rotate-key");
     const result = await ctx.api(parsed).request("POST", `/api/bots/${encodeURIComponent(botId)}/rotate-key`, undefined, { auth: true });
-    const name = Object.entries(ctx.config.bots ?? {}).find(([, b]) => b.botId === botId)?.[0] ?? given;
     ctx.config.bots = { ...ctx.config.bots, [name]: { ...ctx.config.bots?.[name], botId, apiKey: result.apiKey } };
     ctx.save();
     ctx.out(`new api key for ${name} (${botId}): ${result.apiKey} (saved to ${ctx.configFile})`);

@@ -70,6 +70,20 @@ export const tablesLeave: Command = {
   },
 };
 
+export const tablesDelete: Command = {
+  name: "delete",
+  summary: "Delete a waiting table you created: every bot seated there is refunded its buy-in.",
+  usage: "tables delete <tableId|last>",
+  flags: SERVER_FLAG,
+  async run(ctx, parsed) {
+    const tableId = tableIdOf(ctx, parsed);
+    const result = await ctx.api(parsed).request<{ refunds: Array<{ cashout: number }> }>("DELETE", `/api/tables/${encodeURIComponent(tableId)}`, undefined, { auth: true });
+    const credits = result.refunds.reduce((sum, r) => sum + r.cashout, 0);
+    ctx.out(`deleted ${tableId}; ${result.refunds.length} bot${result.refunds.length === 1 ? "" : "s"} refunded, ${credits} credits in all`);
+    return 0;
+  },
+};
+
 export const tablesList: Command = {
   name: "list",
   summary: "The lobby: waiting and running tables.",

@@ -1,24 +1,28 @@
 import { Elysia, t } from "elysia";
 import { errorResponses } from "../../lib/http";
+import { nextLink, PAGE, PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
-import { BOT_PAGE_MAX, Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, RotatedKey } from "./model";
-import { toBotView, type Bots } from "./service";
+import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
+import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, OwnedBotsQuery, RetiredBot, RotatedKey } from "./model";
+import { toBotView, toOwnedBot, type Bots } from "./service";
 
-export function botsModule(bots: Bots, auth: AuthOptions) {
+export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys) {
   return new Elysia({ name: "module:bots" })
     .use(authPlugin(auth))
     .post(
       "/api/bots",
-      async ({ developerId, body, set }) => {
-        const created = await bots.create(developerId, body);
-        set.status = 201;
-        return created;
-      },
+      ({ developerId, body, set, request, headers }) =>
+        keys.once({ developerId, request, body, headers, set }, async () => {
+          const created = await bots.create(developerId, body);
+          set.status = 201;
+          return created;
+        }),
       {
         auth: true,
         parse: "json",
+        headers: IdempotencyHeaders,
         body: CreateBotBody,
-        response: { 201: CreatedBot, ...errorResponses(400, 401, 409) },
+        response: { 201: CreatedBot, ...errorResponses(400, 401, 409, 422) },
         detail: {
           tags: ["bots"],
           summary: "Register a bot",
@@ -32,7 +36,7 @@ export function botsModule(bots: Bots, auth: AuthOptions) {
       async ({ query, request }) => {
         const page = await bots.list(query);
         const headers: Record<string, string> = { "content-type": "application/json", etag: page.etag };
-        if (page.next !== null) headers.link = `</api/bots?limit=${query.limit ?? BOT_PAGE_MAX}&after=${page.next}>; rel="next"`;
+        if (page.next !== null) headers.link = nextLink("/api/bots", { limit: query.limit ?? PAGE.default, after: page.next });
         if (request.headers.get("if-none-match") === page.etag) return new Response(null, { status: 304, headers });
         return new Response(page.json, { headers });
       },
@@ -42,24 +46,53 @@ export function botsModule(bots: Bots, auth: AuthOptions) {
         detail: {
           tags: ["bots"],
           summary: "List all registered bots",
-          description: `Every registered bot, oldest first (the brief's array of all bots): without parameters the whole list, kept by each node and extended from an index as bots are added, with an \`ETag\` (send it back as \`If-None-Match\` for a 304). Pages: \`limit\` (1–${BOT_PAGE_MAX}) and \`after\` (a botId), or the older \`offset\`; when more bots follow, the \`Link\` header names the next page (\`</api/bots?limit=N&after=bot_…>; rel="next"\`). 400 for an \`after\` that names no bot.`,
+          description: `Every registered bot, oldest first (the brief's array of all bots): without parameters the whole list, kept by each node and extended from an index as bots are added, with an \`ETag\` (send it back as \`If-None-Match\` for a 304). With \`limit\`, \`after\` (a botId) or the older \`offset\`, one page: ${PAGING_RULE} 400 for an \`after\` that names no bot.`,
         },
       },
     )
-    .get("/api/me/bots", ({ developerId }) => bots.listOwned(developerId), {
-      auth: true,
-      response: { 200: t.Array(OwnedBot), ...errorResponses(401) },
-      detail: { tags: ["bots"], summary: "The caller's own bots", description: "Oldest first, with each bot's strategy (null for a remote bot). Api keys are never shown again." },
-    })
+    .get(
+      "/api/me/bots",
+      async ({ developerId, query, set }) => {
+        const page = await bots.listOwned(developerId, query);
+        return withNextLink(set, { items: page.items.map(toOwnedBot), next: page.next }, "/api/me/bots", (after) => ({ limit: query.limit, after }));
+      },
+      {
+        auth: true,
+        query: OwnedBotsQuery,
+        response: { 200: t.Array(OwnedBot), ...errorResponses(400, 401) },
+        detail: {
+          tags: ["bots"],
+          summary: "The caller's own bots",
+          description: `Your bots in service (retired ones are left out), oldest first, with each bot's strategy (null for a remote bot). Api keys are never shown again. ${PAGING_RULE} The cursor is \`after\`, a botId.`,
+        },
+      },
+    )
+    .delete(
+      "/api/bots/:botId",
+      ({ developerId, params, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => bots.retire(developerId, params.botId)),
+      {
+        auth: true,
+        params: BotParams,
+        headers: IdempotencyHeaders,
+        response: { 200: RetiredBot, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        detail: {
+          tags: ["bots"],
+          summary: "Retire a bot",
+          description:
+            "Owner only. The bot plays no more: joins answer 409 BOT_RETIRED, its api key stops working (an open socket, on any node, gets `error` KEY_ROTATED and is closed), rotate-key is refused, and its name is free for a new bot. Its records stay: GET /api/bots/{botId}, its statistics, ratings, matches and hand histories still resolve, and it stays in GET /api/bots (the list of every bot ever registered) but leaves GET /api/me/bots and no longer counts toward MAX_BOTS_PER_DEVELOPER. Refused with 409 BOT_SEATED while it holds a seat (leave the table first; during a match, after its end). Retiring a retired bot answers the same 200 again.",
+        },
+      },
+    )
     .get("/api/bots/:botId", async ({ params }) => toBotView(await bots.find(params.botId)), {
       params: BotParams,
       response: { 200: Bot, ...errorResponses(400, 404) },
       detail: { tags: ["bots"], summary: "One bot" },
     })
-    .post("/api/bots/:botId/rotate-key", ({ developerId, params }) => bots.rotateKey(developerId, params.botId), {
+    .post("/api/bots/:botId/rotate-key", ({ developerId, params, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => bots.rotateKey(developerId, params.botId)), {
       auth: true,
       params: BotParams,
-      response: { 200: RotatedKey, ...errorResponses(400, 401, 403, 404) },
+      headers: IdempotencyHeaders,
+      response: { 200: RotatedKey, ...errorResponses(400, 401, 403, 404, 409, 422) },
       detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. The old key stops working at once: a socket already open with it, on any node, gets an `error` KEY_ROTATED and is closed (code 4001); the bot reconnects with the new key." },
     });
 }

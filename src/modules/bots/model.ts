@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { PAGE, pageLimit } from "../../lib/paging";
 import { idString, oneOf, queryInteger } from "../../lib/http";
 
 export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
@@ -54,16 +55,25 @@ export const OwnedBot = t.Object(
   { title: "OwnedBot" },
 );
 
+export const OwnedBotsQuery = t.Object(
+  { limit: t.Optional(pageLimit()), after: t.Optional(idString({ description: "Continue after this botId (the cursor of the `Link` rel=next header)" })) },
+  { additionalProperties: false },
+);
+
+export const RetiredBot = t.Object(
+  { botId: t.String(), retiredAt: t.String({ format: "date-time", description: "When it was retired (the first time, if asked again)" }) },
+  { title: "RetiredBot" },
+);
+
 export const RotatedKey = t.Object({ botId: t.String(), apiKey: t.String({ description: "The new pbk_… key; the old one stops working" }) }, { title: "RotatedKey" });
 
 export const BotParams = t.Object({ botId: BotId });
 
-/** Most bots one page of GET /api/bots holds (and a page's size when only `after` or `offset` is given). */
-export const BOT_PAGE_MAX = 1000;
 
 export const BotListQuery = t.Object(
   {
-    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: BOT_PAGE_MAX })),
+    // No default: without parameters the answer is the brief's whole list.
+    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: PAGE.max, description: `Bots per page: ${PAGE.default} when only \`after\` or \`offset\` is given, at most ${PAGE.max}` })),
     offset: t.Optional(queryInteger("offset", { minimum: 0, maximum: 1_000_000_000 })),
     after: t.Optional(idString({ description: "Continue after this botId (the cursor of the `Link` rel=next header)" })),
   },

@@ -1,10 +1,11 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
 import { newId, newSecret, sha256Hex } from "../../lib/ids";
-import { BOT_PAGE_MAX, type BuiltInStrategy } from "./model";
+import type { BuiltInStrategy } from "./model";
+import { PAGE, pageOf, pastCursor, type Page } from "../../lib/paging";
 import { BotDirectory, type BotPage } from "./directory";
 
 export interface BotView {
@@ -17,6 +18,8 @@ export interface BotView {
 export interface BotRecord extends BotView {
   developerId: string;
   strategy: BuiltInStrategy | null;
+  /** ISO time of DELETE /api/bots/:botId; null for a bot in service. */
+  retiredAt: string | null;
 }
 
 function toRecord(row: typeof bots.$inferSelect): BotRecord {
@@ -27,7 +30,18 @@ function toRecord(row: typeof bots.$inferSelect): BotRecord {
     description: row.description,
     createdAt: row.createdAt.toISOString(),
     strategy: row.strategy as BuiltInStrategy | null,
+    retiredAt: row.retiredAt?.toISOString() ?? null,
   };
+}
+
+/** GET /api/me/bots: the public fields and the strategy. */
+export function toOwnedBot(record: BotRecord) {
+  return { ...toBotView(record), strategy: record.strategy };
+}
+
+/** A retired bot plays no more: no seat, no new key. */
+export function refuseIfRetired(bot: BotRecord): void {
+  if (bot.retiredAt !== null) throw errors.conflict("BOT_RETIRED", "This bot is retired", { retiredAt: bot.retiredAt });
 }
 
 export function toBotView(record: BotRecord): BotView {
@@ -39,9 +53,18 @@ export function hashApiKey(apiKey: string): string {
   return sha256Hex(apiKey);
 }
 
+/** Bot records kept by id (a bot's row is small; past this many, the cache starts over). */
+const RECORDS_CACHED = 50_000;
+
 export class Bots {
   /** Looked up on every join, leave and rotation: prepared once. */
   private readonly byId;
+  /**
+   * Bots as read by id: every field but `retiredAt` never changes, and a retirement made on another
+   * node is caught where it matters, by the buy-in statement itself. Saves a round trip per join,
+   * leave and rotation.
+   */
+  private readonly records = new Map<string, BotRecord>();
   private readonly directory: BotDirectory;
   /** The old key is void: whatever socket it opened, on any node, is closed (set by the app). */
   keyRotated: (botId: string) => void = () => {};
@@ -57,7 +80,7 @@ export class Bots {
   }
 
   async create(developerId: string, input: { name: string; description?: string; strategy?: BuiltInStrategy }) {
-    const [{ owned }] = await queryRows<{ owned: number }>(this.db, sql`select count(*)::int as owned from bots where developer_id = ${developerId}`);
+    const [{ owned }] = await queryRows<{ owned: number }>(this.db, sql`select count(*)::int as owned from bots where developer_id = ${developerId} and retired_at is null`);
     if (owned >= this.maxPerDeveloper) {
       throw errors.conflict("TOO_MANY_BOTS", `A developer may own at most ${this.maxPerDeveloper} bots`, { limit: this.maxPerDeveloper });
     }
@@ -86,16 +109,44 @@ export class Bots {
   /** GET /api/bots: the whole list (kept by the directory) or one page of it. */
   list(query: { limit?: number; offset?: number; after?: string }): Promise<BotPage> {
     if (query.limit === undefined && query.offset === undefined && query.after === undefined) return this.directory.all();
-    return this.directory.page(query.limit ?? BOT_PAGE_MAX, query.after, query.offset ?? 0);
+    return this.directory.page(query.limit ?? PAGE.default, query.after, query.offset ?? 0);
   }
 
-  /** The caller's own bots, oldest first, with their strategy. */
-  async listOwned(developerId: string) {
-    const rows = await this.db.select().from(bots).where(eq(bots.developerId, developerId)).orderBy(asc(bots.createdAt), asc(bots.id));
-    return rows.map((row) => {
-      const record = toRecord(row);
-      return { ...toBotView(record), strategy: record.strategy };
+  /** The caller's bots in service (not retired), oldest first, with their strategy; `after` a botId cursor. */
+  async listOwned(developerId: string, page: { limit?: number; after?: string } = {}): Promise<Page<BotRecord>> {
+    const limit = page.limit ?? PAGE.default;
+    const conditions = [eq(bots.developerId, developerId), isNull(bots.retiredAt)];
+    if (page.after !== undefined) {
+      const [cursor] = await this.db.select({ createdAt: bots.createdAt, id: bots.id }).from(bots).where(and(eq(bots.id, page.after), eq(bots.developerId, developerId)));
+      if (!cursor) throw errors.validation("Invalid after: none of your bots has this id", { field: "after" });
+      conditions.push(pastCursor(bots.createdAt, bots.id, { at: cursor.createdAt, id: cursor.id }, "asc"));
+    }
+    const rows = await this.db.select().from(bots).where(and(...conditions)).orderBy(asc(bots.createdAt), asc(bots.id)).limit(limit + 1);
+    return pageOf(rows.map(toRecord), limit, (last) => last.botId);
+  }
+
+  /**
+   * Retires a bot: it plays no more (joins and its api key are refused, its sockets closed), its
+   * name is free again, and its records, statistics and matches stay. Refused while it holds a
+   * seat. The bot row is locked first, so a buy-in racing this (which locks it too) either
+   * commits before (and the seat is seen) or finds the bot retired.
+   */
+  async retire(developerId: string, botId: string): Promise<{ botId: string; retiredAt: string }> {
+    const bot = await this.findOwned(developerId, botId);
+    if (bot.retiredAt !== null) return { botId, retiredAt: bot.retiredAt };
+    const retiredAt = new Date(this.clock.now());
+    const retired = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from bots where id = ${botId} for update`);
+      const [seat] = await queryRows<{ table_id: string | null }>(tx, sql`select table_id from seats where bot_id = ${botId} and status = 'open' limit 1`);
+      if (seat) throw errors.conflict("BOT_SEATED", "This bot holds a seat: leave the table first (or wait for its match to end)", { tableId: seat.table_id });
+      // A hash no key can have: the api key stops working (the unique index needs one per bot).
+      return tx.update(bots).set({ retiredAt, apiKeyHash: `retired:${botId}` }).where(and(eq(bots.id, botId), isNull(bots.retiredAt))).returning({ id: bots.id });
     });
+    // Retired meanwhile through another node: its answer stands.
+    if (retired.length === 0) return { botId, retiredAt: (await this.load(botId)).retiredAt! };
+    this.records.set(botId, { ...bot, retiredAt: retiredAt.toISOString() });
+    this.keyRotated(botId);
+    return { botId, retiredAt: retiredAt.toISOString() };
   }
 
   /** Names of these bots, by id (unknown ids are left out). */
@@ -106,9 +157,17 @@ export class Bots {
   }
 
   async find(botId: string): Promise<BotRecord> {
+    return this.records.get(botId) ?? this.load(botId);
+  }
+
+  /** The bot as the database has it now (and so in the cache). */
+  private async load(botId: string): Promise<BotRecord> {
     const rows = await this.byId.execute({ botId });
     if (rows.length === 0) throw errors.notFound("Bot");
-    return toRecord(rows[0]);
+    const record = toRecord(rows[0]);
+    if (this.records.size >= RECORDS_CACHED) this.records.clear();
+    this.records.set(botId, record);
+    return record;
   }
 
   async findOwned(developerId: string, botId: string): Promise<BotRecord> {
@@ -123,9 +182,10 @@ export class Bots {
   }
 
   async rotateKey(developerId: string, botId: string): Promise<{ botId: string; apiKey: string }> {
-    await this.findOwned(developerId, botId);
+    refuseIfRetired(await this.findOwned(developerId, botId));
     const apiKey = newSecret("pbk");
-    await this.db.update(bots).set({ apiKeyHash: hashApiKey(apiKey) }).where(eq(bots.id, botId));
+    const rotated = await this.db.update(bots).set({ apiKeyHash: hashApiKey(apiKey) }).where(and(eq(bots.id, botId), isNull(bots.retiredAt))).returning({ id: bots.id });
+    if (rotated.length === 0) refuseIfRetired(await this.load(botId));
     this.keyRotated(botId);
     return { botId, apiKey };
   }

@@ -1,12 +1,14 @@
 import { Elysia, t } from "elysia";
 import type { Db } from "../../db";
 import { errorResponses } from "../../lib/http";
+import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
+import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
 import { Balance, FaucetClaimResult, FaucetCooldown, Transaction, TransactionsQuery } from "./model";
 import type { Accounts } from "./service";
 import { listTransactions } from "./transactions";
 
-export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions) {
+export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions, keys: IdempotencyKeys) {
   return new Elysia({ name: "module:credits" })
     .use(authPlugin(auth))
     .get("/api/me/balance", ({ developerId }) => accounts.balance(developerId), {
@@ -18,9 +20,10 @@ export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions) {
         description: "canClaimFaucet true and nextFaucetClaim null when a claim is possible; otherwise false and the time it becomes possible.",
       },
     })
-    .post("/api/me/balance/faucet", ({ developerId }) => accounts.claimFaucet(developerId), {
+    .post("/api/me/balance/faucet", ({ developerId, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => accounts.claimFaucet(developerId)), {
       auth: true,
-      response: { 200: FaucetClaimResult, 429: FaucetCooldown, ...errorResponses(401) },
+      headers: IdempotencyHeaders,
+      response: { 200: FaucetClaimResult, 429: FaucetCooldown, ...errorResponses(400, 401, 409, 422) },
       detail: {
         tags: ["credits"],
         summary: "Claim the faucet",
@@ -28,7 +31,8 @@ export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions) {
           "Grants FAUCET_AMOUNT (10,000) credits once per FAUCET_COOLDOWN (24 h) and writes a faucet transaction; nextClaimAt = claim time + 24 h. A brand-new developer can claim at once. During cooldown: 429 with Retry-After and a claim result with success false.",
       },
     })
-    .get("/api/me/transactions", ({ developerId, query }) => listTransactions(db, developerId, query), {
+    .get("/api/me/transactions", async ({ developerId, query, set }) =>
+      withNextLink(set, await listTransactions(db, developerId, query), "/api/me/transactions", (before) => ({ limit: query.limit, before })), {
       auth: true,
       query: TransactionsQuery,
       response: { 200: t.Array(Transaction), ...errorResponses(400, 401) },
@@ -36,7 +40,7 @@ export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions) {
         tags: ["credits"],
         summary: "The caller's transactions",
         description:
-          "Newest first (ties broken by transactionId descending). `limit` default 50, max 500. `before` = a transactionId from a previous page returns the next, older page.",
+          `Newest first (ties broken by transactionId descending). ${PAGING_RULE} The cursor is \`before\`, a transactionId: the next, older page.`,
       },
     });
 }

@@ -1,5 +1,6 @@
 import { t } from "elysia";
-import { idString, oneOf, queryInteger } from "../../lib/http";
+import { idString, oneOf } from "../../lib/http";
+import { pageLimit } from "../../lib/paging";
 
 /** The brief's Balance object. */
 export const Balance = t.Object(
@@ -54,10 +55,8 @@ export const Transaction = t.Object(
 
 export const TransactionsQuery = t.Object(
   {
-    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: 500, default: 50, description: "Default 50, at most 500" })),
-    before: t.Optional(
-      idString({ description: "A transactionId: return only older transactions (cursor)" }),
-    ),
+    limit: t.Optional(pageLimit()),
+    before: t.Optional(idString({ description: "A transactionId: return only older transactions (the cursor of the `Link` rel=next header)" })),
   },
   { additionalProperties: false },
 );

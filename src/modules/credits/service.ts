@@ -100,7 +100,12 @@ export class Accounts {
 
   private async enqueue(developerId: string, operation: AccountOperation): Promise<unknown> {
     if (this.stopped) throw new AppError(503, "INTERNAL", "The service is shutting down");
-    const actor = await this.actorFor(developerId);
+    let actor = await this.actorFor(developerId);
+    // A retired actor has left the map already; one that stopped some other way is replaced too.
+    if (actor.getSnapshot().status !== "active") {
+      this.actors.delete(developerId);
+      actor = await this.actorFor(developerId);
+    }
     return new Promise((resolve, reject) => {
       actor.send({ type: "ENQUEUE", item: { operation, resolve, reject } });
     });

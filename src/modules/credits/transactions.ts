@@ -1,7 +1,8 @@
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { transactions } from "../../db/schema";
 import { errors } from "../../lib/errors";
+import { PAGE, pageOf, pastCursor, type Page } from "../../lib/paging";
 
 export interface TransactionView {
   transactionId: string;
@@ -19,8 +20,8 @@ export async function listTransactions(
   db: Db,
   developerId: string,
   page: { limit?: number; before?: string },
-): Promise<TransactionView[]> {
-  const limit = page.limit ?? 50;
+): Promise<Page<TransactionView>> {
+  const limit = page.limit ?? PAGE.default;
   const conditions = [eq(transactions.developerId, developerId)];
   if (page.before !== undefined) {
     const cursor = await db
@@ -29,15 +30,16 @@ export async function listTransactions(
       .where(and(eq(transactions.id, page.before), eq(transactions.developerId, developerId)));
     if (cursor.length === 0) throw errors.validation("Unknown transaction cursor", { field: "before" });
     const { createdAt, id } = cursor[0];
-    conditions.push(or(lt(transactions.createdAt, createdAt), and(eq(transactions.createdAt, createdAt), lt(transactions.id, id)))!);
+    conditions.push(pastCursor(transactions.createdAt, transactions.id, { at: createdAt, id }, "desc"));
   }
   const rows = await db
     .select()
     .from(transactions)
     .where(and(...conditions))
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(limit);
-  return rows.map((row) => ({
+    .limit(limit + 1);
+  const found = pageOf(rows, limit, (last) => last.id);
+  const items = found.items.map((row) => ({
     transactionId: row.id,
     type: row.type,
     amount: row.amount,
@@ -47,4 +49,5 @@ export async function listTransactions(
     matchId: row.matchId,
     createdAt: row.createdAt.toISOString(),
   }));
+  return { items, next: found.next };
 }

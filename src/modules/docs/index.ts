@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { dirname, join } from "node:path";
 import { ErrorResponse } from "../../lib/http";
 import { polishOpenApi } from "./polish";
+import { PAGE } from "../../lib/paging";
 
 const SWAGGER_DIST = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 const ASSETS: Record<string, string> = {
@@ -65,6 +66,11 @@ export function docsModule() {
               "CORS_ORIGINS lists origins that may call every route. OPTIONS answers 204 with Allow; a known path with a wrong method is 405",
               "METHOD_NOT_ALLOWED with Allow. Public JSON reads carry a weak ETag (If-None-Match → 304) and Cache-Control: public, no-cache;",
               "reads with a token are private, no-store. JSON over 1 KiB is br- or gzip-compressed when Accept-Encoding asks.",
+              "",
+              `Pagination, one style on every list (GitHub's): the body is a bare array; \`limit\` (default ${PAGE.default}, at most ${PAGE.max});`,
+              "when more items follow, `Link: <…>; rel=\"next\"` names the next page (follow it as is), and the last page has none. Cursors are keyset",
+              "(newest-first lists continue `before` an id, the others `after` one), so items added meanwhile never shift a page.",
+              "Two exceptions, by design: `GET /api/bots` without parameters is the brief's whole list; a match's hands page by hand number (default 200).",
               "",
               "Limits: request bodies ≤ MAX_BODY_BYTES (64 KiB, else 413); register + login 30 a minute per client IP (429 RATE_LIMITED",
               "with Retry-After); a bot's socket 50 messages a second besides its answers (error RATE_LIMITED).",

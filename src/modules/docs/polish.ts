@@ -70,6 +70,15 @@ const RATE_LIMIT_FIELDS = {
   RateLimit: { description: 'What is left of it: `"auth";r=<remaining>;t=<seconds until full>`', schema: { type: "string" } },
 };
 
+const NEXT_LINK = {
+  Link: { description: 'Present when more items follow: `<path?…&cursor>; rel="next"` (RFC 8288), the next page; absent on the last page', schema: { type: "string" } },
+};
+const REPLAYED = {
+  "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+};
+const takesIdempotencyKey = (operation: Json) => (operation.parameters ?? []).some((p: Json) => p.in === "header" && p.name === "idempotency-key");
+const isPaged = (operation: Json) => (operation.parameters ?? []).some((p: Json) => p.in === "query" && p.name === "limit");
+
 function describeOperations(doc: Json): void {
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
     for (const operation of Object.values<Json>(item)) {
@@ -84,6 +93,8 @@ function describeOperations(doc: Json): void {
         if (schema?.$ref && schema.description) delete schema.description;
         if (code === 429 || code === 503) response.headers = { ...response.headers, ...RETRY_AFTER };
         if (RATE_LIMITED_PATHS.has(path)) response.headers = { ...response.headers, ...RATE_LIMIT_FIELDS };
+        if (code === 200 && isPaged(operation)) response.headers = { ...response.headers, ...NEXT_LINK };
+        if (takesIdempotencyKey(operation)) response.headers = { ...response.headers, ...REPLAYED };
       }
       const body = operation.requestBody?.content?.["application/json"];
       const example = body?.schema?.$ref ? doc.components.schemas[body.schema.$ref.split("/").pop()]?.examples?.[0] : body?.schema?.examples?.[0];

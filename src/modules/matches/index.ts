@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { errors } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
+import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { Fairness, HANDS_PAGE, HandsQuery, Match, MatchHands, MatchListQuery, MatchParams } from "./model";
 import type { Matches } from "./service";
@@ -8,13 +9,13 @@ import type { Matches } from "./service";
 export function matchesModule(matches: Matches, auth: AuthOptions) {
   return new Elysia({ name: "module:matches" })
     .use(authPlugin(auth))
-    .get("/api/matches", ({ query }) => matches.list(query), {
+    .get("/api/matches", async ({ query, set }) => withNextLink(set, await matches.list(query), "/api/matches", (before) => ({ limit: query.limit, botId: query.botId, before })), {
       query: MatchListQuery,
       response: { 200: t.Array(Match), ...errorResponses(400) },
       detail: {
         tags: ["matches"],
         summary: "Completed matches",
-        description: "Newest first (by end time, ties by matchId). `limit` default 50 (max 200); `before` a matchId cursor; `botId` only that bot's matches. Aborted matches are not listed.",
+        description: `Newest first (by end time, ties by matchId); \`botId\`: only that bot's matches. ${PAGING_RULE} The cursor is \`before\`, a matchId. Aborted matches are not listed.`,
       },
     })
     .get("/api/matches/:id", ({ params }) => matches.get(params.id), {

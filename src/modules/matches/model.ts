@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { idString, oneOf, queryInteger } from "../../lib/http";
+import { pageLimit } from "../../lib/paging";
 
 /** The brief's Match object, exactly these fields. */
 export const Match = t.Object(
@@ -23,8 +24,8 @@ export const MatchParams = t.Object({ id: idString() });
 
 export const MatchListQuery = t.Object(
   {
-    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: 200, default: 50, description: "Default 50, at most 200" })),
-    before: t.Optional(idString({ description: "A matchId: only matches that ended before it (cursor)" })),
+    limit: t.Optional(pageLimit()),
+    before: t.Optional(idString({ description: "A matchId: only matches that ended before it (the cursor of the `Link` rel=next header)" })),
     botId: t.Optional(idString({ description: "Only matches this bot played" })),
   },
   { additionalProperties: false },

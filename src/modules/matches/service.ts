@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { anyOf, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
+import { PAGE, pageOf, pastCursor } from "../../lib/paging";
 import { formatCard, UNKNOWN_CARD } from "../../poker/cards";
 import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
 import { phhOfHands, type StoredHand } from "../tables/hand-history";
@@ -35,11 +36,12 @@ export class Matches {
 
   /** Completed matches, newest first (ties by id), `before` a matchId cursor, `botId` filter. */
   async list(query: { limit?: number; before?: string; botId?: string }) {
+    const limit = query.limit ?? PAGE.default;
     const conditions = [eq(matches.status, "completed")];
     if (query.before !== undefined) {
       const [cursor] = await this.db.select().from(matches).where(and(eq(matches.id, query.before), eq(matches.status, "completed")));
       if (!cursor) throw errors.validation("Unknown match cursor", { field: "before" });
-      conditions.push(or(lt(matches.endedAt, cursor.endedAt!), and(eq(matches.endedAt, cursor.endedAt!), lt(matches.id, cursor.id)))!);
+      conditions.push(pastCursor(matches.endedAt, matches.id, { at: cursor.endedAt, id: cursor.id }, "desc"));
     }
     if (query.botId !== undefined) {
       conditions.push(inArray(matches.id, this.db.select({ id: matchPlayers.matchId }).from(matchPlayers).where(eq(matchPlayers.botId, query.botId))));
@@ -49,8 +51,9 @@ export class Matches {
       .from(matches)
       .where(and(...conditions))
       .orderBy(desc(matches.endedAt), desc(matches.id))
-      .limit(query.limit ?? 50);
-    return this.withPlayers(rows);
+      .limit(limit + 1);
+    const page = pageOf(rows, limit, (last) => last.id);
+    return { items: await this.withPlayers(page.items), next: page.next };
   }
 
   async get(matchId: string) {

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { errorResponses } from "../../lib/http";
+import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { RatingEntry, RatingParams, RatingsQuery } from "./model";
 import type { Ratings } from "./service";
 
@@ -8,10 +9,10 @@ const HOW =
 
 export function ratingsModule(ratings: Ratings) {
   return new Elysia({ name: "module:ratings" })
-    .get("/api/ratings", ({ query }) => ratings.list(query), {
+    .get("/api/ratings", async ({ query, set }) => withNextLink(set, await ratings.list(query), "/api/ratings", (after) => ({ limit: query.limit, after })), {
       query: RatingsQuery,
       response: { 200: t.Array(RatingEntry), ...errorResponses(400) },
-      detail: { tags: ["ratings"], summary: "Skill ratings with uncertainty", description: `${HOW} Sorted by rating (mu − 3·sigma) descending, then botId; every bot with at least one rated match.` },
+      detail: { tags: ["ratings"], summary: "Skill ratings with uncertainty", description: `${HOW} Sorted by rating (mu − 3·sigma) descending, then botId; every bot with at least one rated match. ${PAGING_RULE} \`offset\` still works.` },
     })
     .get("/api/ratings/:botId", ({ params }) => ratings.ofBot(params.botId), {
       params: RatingParams,

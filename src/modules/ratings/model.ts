@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { queryInteger } from "../../lib/http";
+import { rankedListQuery } from "../../lib/paging";
 import { BotId } from "../bots/model";
 
 export const RatingEntry = t.Object(
@@ -19,10 +19,4 @@ export const RatingEntry = t.Object(
 );
 
 export const RatingParams = t.Object({ botId: BotId });
-export const RatingsQuery = t.Object(
-  {
-    limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: 500, default: 100, description: "Default 100, at most 500" })),
-    offset: t.Optional(queryInteger("offset", { minimum: 0, maximum: 1_000_000, default: 0 })),
-  },
-  { additionalProperties: false },
-);
+export const RatingsQuery = rankedListQuery(1_000_000);

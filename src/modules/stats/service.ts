@@ -1,9 +1,11 @@
-import { asc, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { bots, botStats } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
+import { PAGE, pageOf, rankCursor, type Page } from "../../lib/paging";
 
+export type LeaderboardRow = { botId: string; netChips: number; matchesPlayed: number };
 export type BotStatistics = Awaited<ReturnType<Stats["readBotStats"]>>;
 
 const CACHE_LIMIT = 10_000;
@@ -69,13 +71,21 @@ export class Stats {
   }
 
   /** Bots with at least LEADERBOARD_MIN_MATCHES matches: netChips desc, then matchesPlayed desc, then botId. */
-  async leaderboard(page: { limit?: number; offset?: number }) {
-    return this.db
+  async leaderboard(page: { limit?: number; offset?: number; after?: string }): Promise<Page<LeaderboardRow>> {
+    const limit = page.limit ?? PAGE.default;
+    const conditions = [gte(botStats.matchesPlayed, this.leaderboardMinMatches)];
+    if (page.after !== undefined) {
+      const [netChips, matchesPlayed, botId] = rankCursor.decode(page.after, ["number", "number", "string"] as const);
+      // After (netChips, matchesPlayed, botId) in the order (desc, desc, asc).
+      conditions.push(sql`(${botStats.netChips} < ${netChips} OR (${botStats.netChips} = ${netChips} AND (${botStats.matchesPlayed} < ${matchesPlayed} OR (${botStats.matchesPlayed} = ${matchesPlayed} AND ${botStats.botId} > ${botId}))))`);
+    }
+    const rows = await this.db
       .select({ botId: botStats.botId, netChips: botStats.netChips, matchesPlayed: botStats.matchesPlayed })
       .from(botStats)
-      .where(gte(botStats.matchesPlayed, this.leaderboardMinMatches))
+      .where(and(...conditions))
       .orderBy(desc(botStats.netChips), desc(botStats.matchesPlayed), asc(botStats.botId))
-      .limit(page.limit ?? 100)
+      .limit(limit + 1)
       .offset(page.offset ?? 0);
+    return pageOf(rows, limit, (last) => rankCursor.encode([last.netChips, last.matchesPlayed, last.botId]));
   }
 }

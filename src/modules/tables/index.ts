@@ -1,25 +1,29 @@
 import { Elysia, t } from "elysia";
 import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
+import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
-import { CreateTableBody, LeaveResult, Seat, SeatBody, Table, TableParams } from "./model";
+import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
+import { ClosedTable, CreateTableBody, LeaveResult, LobbyQuery, Seat, SeatBody, Table, TableParams } from "./model";
 import type { Tables } from "./service";
 
-export function tablesModule(tables: Tables, auth: AuthOptions) {
+export function tablesModule(tables: Tables, auth: AuthOptions, keys: IdempotencyKeys) {
   return new Elysia({ name: "module:tables" })
     .use(authPlugin(auth))
     .post(
       "/api/tables",
-      async ({ developerId, body, set }) => {
-        const table = await tables.create(developerId, body);
-        set.status = 201;
-        return table;
-      },
+      ({ developerId, body, set, request, headers }) =>
+        keys.once({ developerId, request, body, headers, set }, async () => {
+          const table = await tables.create(developerId, body);
+          set.status = 201;
+          return table;
+        }),
       {
         auth: true,
         parse: "json",
+        headers: IdempotencyHeaders,
         body: CreateTableBody,
-        response: { 201: Table, ...errorResponses(400, 401, 409) },
+        response: { 201: Table, ...errorResponses(400, 401, 409, 422) },
         detail: {
           tags: ["tables"],
           summary: "Create a table",
@@ -28,9 +32,10 @@ export function tablesModule(tables: Tables, auth: AuthOptions) {
         },
       },
     )
-    .get("/api/tables", () => tables.lobby(), {
-      response: { 200: t.Array(Table) },
-      detail: { tags: ["tables"], summary: "The lobby: waiting and running tables", description: "Newest first, at most 500. Never carries a seed; seeded (private) tables are listed with `seeded: true`. A waiting table nobody sits at expires after WAITING_TABLE_TTL_MS (1 h): status aborted, no longer listed." },
+    .get("/api/tables", async ({ query, set }) => withNextLink(set, await tables.lobby(query), "/api/tables", (before) => ({ limit: query.limit, before })), {
+      query: LobbyQuery,
+      response: { 200: t.Array(Table), ...errorResponses(400) },
+      detail: { tags: ["tables"], summary: "The lobby: waiting and running tables", description: `Newest first (ties by tableId). ${PAGING_RULE} The cursor is \`before\`, a tableId. Never carries a seed; seeded (private) tables are listed with \`seeded: true\`. A waiting table nobody sits at expires after WAITING_TABLE_TTL_MS (1 h): status aborted, no longer listed.` },
     })
     .get("/api/tables/:tableId", ({ params, viewerId }) => tables.get(params.tableId, viewerId), {
       optionalAuth: true,
@@ -45,17 +50,19 @@ export function tablesModule(tables: Tables, auth: AuthOptions) {
     })
     .post(
       "/api/tables/:tableId/join",
-      async ({ developerId, params, body, set }) => {
-        const seat = await tables.join(developerId, params.tableId, body.botId);
-        set.status = 201;
-        return seat;
-      },
+      ({ developerId, params, body, set, request, headers }) =>
+        keys.once({ developerId, request, body, headers, set }, async () => {
+          const seat = await tables.join(developerId, params.tableId, body.botId);
+          set.status = 201;
+          return seat;
+        }),
       {
         auth: true,
         params: TableParams,
+        headers: IdempotencyHeaders,
         parse: "json",
         body: SeatBody,
-        response: { 201: Seat, ...errorResponses(400, 401, 402, 403, 404, 409, 503) },
+        response: { 201: Seat, ...errorResponses(400, 401, 402, 403, 404, 409, 422, 503) },
         detail: {
           tags: ["tables"],
           summary: "Seat a bot (buy in)",
@@ -64,17 +71,30 @@ export function tablesModule(tables: Tables, auth: AuthOptions) {
         },
       },
     )
-    .post("/api/tables/:tableId/leave", ({ developerId, params, body }) => tables.leave(developerId, params.tableId, body.botId), {
+    .post("/api/tables/:tableId/leave", ({ developerId, params, body, set, request, headers }) => keys.once({ developerId, request, body, headers, set }, () => tables.leave(developerId, params.tableId, body.botId)), {
       auth: true,
       params: TableParams,
+      headers: IdempotencyHeaders,
       parse: "json",
       body: SeatBody,
-      response: { 200: LeaveResult, ...errorResponses(400, 401, 403, 404, 409, 503) },
+      response: { 200: LeaveResult, ...errorResponses(400, 401, 403, 404, 409, 422, 503) },
       detail: {
         tags: ["tables"],
         summary: "Take a bot off a table",
         description:
           "Waiting table: the bot is cashed out at once (status left). Running match: the bot folds from now on, is removed at the end of the current hand and cashed out with its remaining chips (status leaving). Any node of a cluster answers, as for a join (503 TABLE_HOST_UNAVAILABLE with Retry-After while a dead host's tables are taken over).",
+      },
+    })
+    .delete("/api/tables/:tableId", ({ developerId, params, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => tables.close(developerId, params.tableId)), {
+      auth: true,
+      params: TableParams,
+      headers: IdempotencyHeaders,
+      response: { 200: ClosedTable, ...errorResponses(400, 401, 403, 404, 409, 422, 503) },
+      detail: {
+        tags: ["tables"],
+        summary: "Delete a waiting table",
+        description:
+          "The table's creator only (403 otherwise). Every bot seated there is cashed out as if it left (its owner gets the buy-in back, one cashout transaction each), then the table is closed: status closed, no longer in the lobby, still readable by id. A running, finished or already closed table answers 409 TABLE_NOT_WAITING. Any node of a cluster answers, as for a join.",
       },
     })
     .ws("/api/tables/:tableId/watch", {

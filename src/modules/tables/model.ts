@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { pageLimit } from "../../lib/paging";
 import { bodyInteger, idString, oneOf } from "../../lib/http";
 import { BotId } from "../bots/model";
 
@@ -50,7 +51,7 @@ export const Table = t.Object(
     deckCommitment: t.Union([t.String(), t.Null()], {
       description: "While a match runs: lowercase hex SHA-256 of the secret every deck derives from; the secret is revealed by GET /api/matches/{matchId}/fairness after the match (null: no match running, or seeded)",
     }),
-    status: oneOf(["waiting", "running", "finished", "aborted"] as const),
+    status: oneOf(["waiting", "running", "finished", "aborted", "closed"] as const, { description: "closed: deleted by its creator before any match (every seat refunded)" }),
     seats: t.Array(Seat),
     matchId: t.Union([t.String(), t.Null()]),
     handsPlayed: t.Integer(),
@@ -60,6 +61,10 @@ export const Table = t.Object(
 );
 
 export const TableParams = t.Object({ tableId: idString() });
+export const LobbyQuery = t.Object(
+  { limit: t.Optional(pageLimit()), before: t.Optional(idString({ description: "A tableId: only tables created before it (the cursor of the `Link` rel=next header)" })) },
+  { additionalProperties: false },
+);
 export const SeatBody = t.Object({ botId: BotId }, { additionalProperties: false, title: "SeatRequest" });
 
 export const LeaveResult = t.Object({
@@ -70,3 +75,14 @@ export const LeaveResult = t.Object({
   }),
   cashout: t.Union([t.Integer(), t.Null()], { description: "Credits returned now (left), or null (leaving)" }),
 }, { title: "LeaveResult" });
+
+export const ClosedTable = t.Object(
+  {
+    tableId: t.String(),
+    status: t.Literal("closed"),
+    refunds: t.Array(t.Object({ botId: t.String(), cashout: t.Integer({ description: "Credits returned to the bot's owner (its buy-in)" }) }), {
+      description: "Every bot that sat at the table, cashed out as a leave (one cashout transaction each)",
+    }),
+  },
+  { title: "ClosedTable" },
+);

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { createActor, type Actor } from "xstate";
 import { queryRows, type Db } from "../../db";
 import { bots, matches, tables, type TableConfig } from "../../db/schema";
@@ -8,10 +8,10 @@ import { newId } from "../../lib/ids";
 import { cryptoRng, seededRng } from "../../poker/rng";
 import { deckCommitment } from "../../poker/fair-deck";
 import { dealSource } from "./deals";
-import type { BotRecord, Bots } from "../bots/service";
+import { refuseIfRetired, type BotRecord, type Bots } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
-import { ANSWER_HERE, type TableRelay } from "../cluster/table-relay";
+import { ANSWER_HERE, type TableCommand, type TableRelay } from "../cluster/table-relay";
 import type { SpectatorSocket, Spectators } from "../protocol/spectators";
 import { snapshotMessage } from "../protocol/messages";
 import { remoteAsker, type TimeBankPolicy } from "../protocol/remote-player";
@@ -19,10 +19,13 @@ import { playMatch, type AskBot } from "./match-runner";
 import { abortTable } from "./persistence";
 import { tablesToResume } from "./resume";
 import { FencedError, type FenceToken } from "../cluster/lease";
-import { freePosition, newSeatRuntime, newTableRuntime, type TableRuntime } from "./runtime";
+import { newTableRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
-import { isLive, refuseIfPrivate, seatView, shutdownReport, viewOfRuntime, viewsOfRows, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
+import { isLive, shutdownReport, viewOfRuntime, viewsOfRows, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
 import { HandJournal } from "./journal";
+import { closeWaitingTable, expireEmptyTable, seatBot, unseatBot, type Seating } from "./seating";
+import { lobbyRows } from "./lobby";
+import type { Page } from "../../lib/paging";
 
 export interface TablesDeps {
   db: Db;
@@ -43,7 +46,7 @@ export interface TablesDeps {
   log: (message: string, error?: unknown) => void;
 }
 
-export type { CreateTableInput, LeaveResult, SeatView, TableView } from "./views";
+export type { ClosedTable, CreateTableInput, LeaveResult, SeatView, TableView } from "./views";
 
 type TableActor = Actor<ReturnType<typeof createTableMachine>>;
 
@@ -72,8 +75,23 @@ export class Tables {
   /** Set when this node joins its cluster: reaches the tables other nodes host. */
   relay: TableRelay | undefined;
   private readonly askRemoteBot: AskBot;
+  private readonly seating: Seating;
 
   constructor(private readonly deps: TablesDeps) {
+    this.seating = {
+      db: deps.db,
+      accounts: deps.accounts,
+      gateway: deps.gateway,
+      hostId: deps.hostId,
+      initialTimeBankMs: deps.timeBank.initialMs,
+      tableOfBot: this.tableOfBot,
+      fence: () => this.fence(),
+      seatsChanged: (table) => this.hosted.get(table.tableId)?.actor.send({ type: "SEATS_CHANGED" }),
+      release: (table) => {
+        this.hosted.get(table.tableId)?.actor.stop();
+        this.unhost(table);
+      },
+    };
     this.journal = new HandJournal(deps.db, deps.clock, deps.log, () => this.fence());
     // A bot that left mid-match (or busted) is free once its cashout is written, not at the match's end.
     this.journal.onSeatsClosed = (tableId, closures) => {
@@ -128,15 +146,10 @@ export class Tables {
     return this.viewOf(table, developerId);
   }
 
-  /** The lobby: waiting and running tables, newest first. */
-  async lobby(): Promise<TableView[]> {
-    const rows = await this.deps.db
-      .select()
-      .from(tables)
-      .where(inArray(tables.status, ["waiting", "running"]))
-      .orderBy(desc(tables.createdAt), desc(tables.id))
-      .limit(500);
-    return this.views(rows);
+  /** The lobby: waiting and running tables, newest first; `before` a tableId cursor. */
+  async lobby(page: { limit?: number; before?: string } = {}): Promise<Page<TableView>> {
+    const found = await lobbyRows(this.deps.db, page);
+    return { items: await this.views(found.items), next: found.next };
   }
 
   private fence(): FenceToken | null {
@@ -162,19 +175,7 @@ export class Tables {
     for (const entry of [...this.hosted.values()]) {
       const { table } = entry;
       if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0 || table.createdAt.getTime() > cutoff) continue;
-      await this.serially(entry, async () => {
-        if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0) return;
-        const done = await this.deps.db
-          .update(tables)
-          .set({ status: "aborted" })
-          .where(and(eq(tables.id, table.tableId), eq(tables.status, "waiting"), eq(tables.hostId, this.deps.hostId)))
-          .returning({ id: tables.id });
-        if (done.length === 0) return;
-        table.status = "aborted";
-        entry.actor.stop();
-        this.unhost(table);
-        expired += 1;
-      });
+      if (await this.serially(entry, () => expireEmptyTable(this.seating, table))) expired += 1;
     }
     return expired;
   }
@@ -209,8 +210,13 @@ export class Tables {
     return this.atHost(tableId, { op: "leave", developerId, botId }, () => this.unseat(developerId, tableId, botId));
   }
 
+  /** DELETE /api/tables/:tableId: the creator closes a waiting table; every seat is cashed out as a leave. */
+  async close(developerId: string, tableId: string): Promise<ClosedTable> {
+    return this.atHost(tableId, { op: "close", developerId }, () => this.closeHosted(developerId, tableId));
+  }
+
   /** Here if this node hosts the table (or nobody can be reached), else at its host. */
-  private async atHost<T>(tableId: string, command: { op: "join" | "leave"; developerId: string; botId: string }, here: () => Promise<T>): Promise<T> {
+  private async atHost<T>(tableId: string, command: TableCommand, here: () => Promise<T>): Promise<T> {
     const elsewhere = async () => !this.hosted.has(tableId) && (await this.hostedElsewhere(tableId));
     if (!(await elsewhere())) return here();
     const reply = await this.relay!.forwardWhileElsewhere(tableId, command, elsewhere);
@@ -241,36 +247,9 @@ export class Tables {
   }
 
   private async seat(developerId: string, tableId: string, bot: BotRecord): Promise<SeatView> {
-    const { botId } = bot;
+    refuseIfRetired(bot);
     const entry = await this.hostedEntry(tableId);
-    return this.serially(entry, async () => {
-      const { table } = entry;
-      if (table.createdBy !== developerId) refuseIfPrivate(table.config);
-      if (this.tableOfBot.has(botId)) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { tableId: this.tableOfBot.get(botId) });
-      const position = freePosition(table);
-      if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");
-      if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
-      table.reserved.add(position);
-      try {
-        const bought = await this.deps.accounts.buyIn(developerId, table.config.buyIn, { botId, tableId, position, fence: this.fence() });
-        const seat = newSeatRuntime({
-          seatId: bought.seatId,
-          position,
-          botId,
-          developerId,
-          strategy: bot.strategy,
-          buyIn: table.config.buyIn,
-          chips: table.config.buyIn,
-          timeBankMs: this.deps.timeBank.initialMs,
-        });
-        table.seats.set(position, seat);
-        this.tableOfBot.set(botId, tableId);
-        entry.actor.send({ type: "SEATS_CHANGED" });
-        return seatView(seat);
-      } finally {
-        table.reserved.delete(position);
-      }
-    });
+    return this.serially(entry, () => seatBot(this.seating, entry.table, developerId, bot));
   }
 
   /** A leave that arrived on another node: the bot's owner is checked here too. */
@@ -281,22 +260,13 @@ export class Tables {
 
   private async unseat(developerId: string, tableId: string, botId: string): Promise<LeaveResult> {
     const entry = await this.hostedEntry(tableId);
-    return this.serially(entry, async () => {
-      const { table } = entry;
-      const seat = [...table.seats.values()].find((s) => s.botId === botId);
-      if (!seat) throw errors.notFound("Seat of this bot at this table");
-      if (table.status === "running") {
-        seat.leaving = true;
-        // An open request is answered for it now (fold or check), not at its deadline.
-        this.deps.gateway.cancel(botId);
-        return { tableId, botId, status: "leaving" as const, cashout: null };
-      }
-      if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
-      await this.deps.accounts.cashout(developerId, seat.seatId, seat.chips, { botId, tableId, fence: this.fence() });
-      table.seats.delete(seat.position);
-      this.tableOfBot.delete(botId);
-      return { tableId, botId, status: "left" as const, cashout: seat.chips };
-    });
+    return this.serially(entry, () => unseatBot(this.seating, entry.table, developerId, botId));
+  }
+
+  /** A close that arrived here (from this node or another); the creator is checked at the host. */
+  async closeHosted(developerId: string, tableId: string): Promise<ClosedTable> {
+    const entry = await this.hostedEntry(tableId, "TABLE_NOT_WAITING");
+    return this.serially(entry, () => closeWaitingTable(this.seating, entry.table, developerId));
   }
 
   /**
@@ -453,15 +423,16 @@ export class Tables {
     return row !== undefined && isLive(row.status) && row.hostId !== this.deps.hostId;
   }
 
-  private async hostedEntry(tableId: string): Promise<HostedTable> {
+  /** `refusal`: the code for a table that is not hosted here (finished, aborted, or on another process). */
+  private async hostedEntry(tableId: string, refusal: "TABLE_NOT_JOINABLE" | "TABLE_NOT_WAITING" = "TABLE_NOT_JOINABLE"): Promise<HostedTable> {
     const entry = this.hosted.get(tableId);
     if (entry) return entry;
     const rows = await this.deps.db.select().from(tables).where(eq(tables.id, tableId));
     if (rows.length === 0) throw errors.notFound("Table");
     if (rows[0].status !== "waiting" && rows[0].status !== "running") {
-      throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${rows[0].status}`);
+      throw errors.conflict(refusal, `The table is ${rows[0].status}`);
     }
-    throw errors.conflict("TABLE_NOT_JOINABLE", "This table is hosted by another server process", { hostId: rows[0].hostId });
+    throw errors.conflict(refusal, "This table is hosted by another server process", { hostId: rows[0].hostId });
   }
 
   /** Joins and leaves of one table run one at a time (the database guards across processes). */

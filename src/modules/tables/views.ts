@@ -22,6 +22,13 @@ export interface SeatView {
   leaving: boolean;
 }
 
+/** DELETE /api/tables/:tableId's answer: what each seated bot got back. */
+export interface ClosedTable {
+  tableId: string;
+  status: "closed";
+  refunds: Array<{ botId: string; cashout: number }>;
+}
+
 export type LeaveResult = { tableId: string; botId: string; status: "left" | "leaving"; cashout: number | null };
 
 export const isLive = (status: TableStatus) => status === "waiting" || status === "running";

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../lib/errors";
+import { PAGE, type Page } from "../../lib/paging";
 import type { Bots } from "../bots/service";
 import type { Matches } from "../matches/service";
 import type { Ratings } from "../ratings/service";
@@ -29,6 +30,10 @@ async function orNotFound(what: string, render: () => Promise<string>): Promise<
   }
 }
 
+/** The lobby page lists as many tables as one page of GET /api/tables can hold. */
+const LOBBY_SHOWN = PAGE.max;
+const items = <T>(page: Page<T>): T[] => page.items;
+
 const asset = (body: string, type: string) => new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
 
 /**
@@ -41,18 +46,18 @@ export function webModule(deps: WebDeps) {
   void clientScript("live").catch((error) => console.error("bundling the web pages' scripts failed", error));
   return new Elysia({ name: "module:web" })
     .get("/", async () => {
-      const [tables, matches, board] = await Promise.all([deps.tables.lobby(), deps.matches.list({ limit: 10 }), deps.stats.leaderboard({ limit: 10 })]);
+      const [tables, matches, board] = await Promise.all([deps.tables.lobby({ limit: LOBBY_SHOWN }).then(items), deps.matches.list({ limit: 10 }).then(items), deps.stats.leaderboard({ limit: 10 }).then(items)]);
       const ids = [...tables.flatMap((t) => t.seats.map((s) => s.botId)), ...matches.flatMap((m) => m.players.map((p) => p.botId)), ...board.map((e) => e.botId)];
       return htmlResponse(lobbyPage(tables, matches as MatchSummary[], board, await names(ids)));
     }, { detail: { hide: true } })
     .get("/leaderboard", async () => {
-      const [board, ratings] = await Promise.all([deps.stats.leaderboard({ limit: 100 }), deps.ratings.list({ limit: 100 })]);
+      const [board, ratings] = await Promise.all([deps.stats.leaderboard({ limit: 100 }).then(items), deps.ratings.list({ limit: 100 }).then(items)]);
       return htmlResponse(leaderboardPage(board, ratings, deps.leaderboardMinMatches, await names([...board, ...ratings].map((e) => e.botId))));
     }, { detail: { hide: true } })
     .get("/bots/:botId", ({ params }) =>
       orNotFound("No bot with this id.", async () => {
         const bot = await deps.bots.find(params.botId);
-        const [stats, rating, matches] = await Promise.all([deps.stats.ofBot(bot.botId), deps.ratings.ofBot(bot.botId), deps.matches.list({ botId: bot.botId, limit: 30 })]);
+        const [stats, rating, matches] = await Promise.all([deps.stats.ofBot(bot.botId), deps.ratings.ofBot(bot.botId), deps.matches.list({ botId: bot.botId, limit: 30 }).then(items)]);
         const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt };
         return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[] }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
       }), { detail: { hide: true } })

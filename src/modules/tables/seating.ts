@@ -1,0 +1,114 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db";
+import { tables } from "../../db/schema";
+import { AppError, errors } from "../../lib/errors";
+import type { FenceToken } from "../cluster/lease";
+import type { BotRecord } from "../bots/service";
+import type { Accounts } from "../credits/service";
+import type { BotGateway } from "../protocol/gateway";
+import { freePosition, newSeatRuntime, type TableRuntime } from "./runtime";
+import { refuseIfPrivate, seatView, type ClosedTable, type LeaveResult, type SeatView } from "./views";
+
+/**
+ * What changes who sits at a hosted table: joins, leaves, and closing a waiting table. The host
+ * runs them one at a time per table; the database guards them across processes.
+ */
+export interface Seating {
+  db: Db;
+  accounts: Accounts;
+  gateway: BotGateway;
+  hostId: string;
+  initialTimeBankMs: number;
+  /** Which table each bot sits at, on this host. */
+  tableOfBot: Map<string, string>;
+  fence(): FenceToken | null;
+  /** The table's actor hears of a seat change. */
+  seatsChanged(table: TableRuntime): void;
+  /** The table is no longer hosted here (closed). */
+  release(table: TableRuntime): void;
+}
+
+export async function seatBot(seating: Seating, table: TableRuntime, developerId: string, bot: BotRecord): Promise<SeatView> {
+  const { botId } = bot;
+  const { tableId } = table;
+  if (table.createdBy !== developerId) refuseIfPrivate(table.config);
+  if (seating.tableOfBot.has(botId)) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { tableId: seating.tableOfBot.get(botId) });
+  const position = freePosition(table);
+  if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");
+  if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
+  table.reserved.add(position);
+  try {
+    const bought = await seating.accounts.buyIn(developerId, table.config.buyIn, { botId, tableId, position, fence: seating.fence() });
+    const seat = newSeatRuntime({
+      seatId: bought.seatId,
+      position,
+      botId,
+      developerId,
+      strategy: bot.strategy,
+      buyIn: table.config.buyIn,
+      chips: table.config.buyIn,
+      timeBankMs: seating.initialTimeBankMs,
+    });
+    table.seats.set(position, seat);
+    seating.tableOfBot.set(botId, tableId);
+    seating.seatsChanged(table);
+    return seatView(seat);
+  } finally {
+    table.reserved.delete(position);
+  }
+}
+
+export async function unseatBot(seating: Seating, table: TableRuntime, developerId: string, botId: string): Promise<LeaveResult> {
+  const { tableId } = table;
+  const seat = [...table.seats.values()].find((s) => s.botId === botId);
+  if (!seat) throw errors.notFound("Seat of this bot at this table");
+  if (table.status === "running") {
+    seat.leaving = true;
+    // An open request is answered for it now (fold or check), not at its deadline.
+    seating.gateway.cancel(botId);
+    return { tableId, botId, status: "leaving" as const, cashout: null };
+  }
+  if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
+  await seating.accounts.cashout(developerId, seat.seatId, seat.chips, { botId, tableId, fence: seating.fence() });
+  table.seats.delete(seat.position);
+  seating.tableOfBot.delete(botId);
+  return { tableId, botId, status: "left" as const, cashout: seat.chips };
+}
+
+/** DELETE /api/tables/:tableId at the host: the creator closes a waiting table; every seat is cashed out as a leave. */
+export async function closeWaitingTable(seating: Seating, table: TableRuntime, developerId: string): Promise<ClosedTable> {
+  const { tableId } = table;
+  if (table.createdBy !== developerId) throw errors.forbidden("Only the table's creator may delete it");
+  if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_WAITING", `The table is ${table.status}: only a waiting table can be deleted`, { status: table.status });
+  // Seats first, the table last: a crash in between leaves a waiting table with fewer seats (resumed), never a closed table with open seats.
+  const refunds: ClosedTable["refunds"] = [];
+  for (const seat of [...table.seats.values()]) {
+    await seating.accounts.cashout(seat.developerId, seat.seatId, seat.chips, { botId: seat.botId, tableId, fence: seating.fence() });
+    table.seats.delete(seat.position);
+    seating.tableOfBot.delete(seat.botId);
+    refunds.push({ botId: seat.botId, cashout: seat.chips });
+  }
+  if (!(await endWaitingTable(seating, table, "closed"))) {
+    throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "This node no longer hosts the table: retry", undefined, { "Retry-After": "2" });
+  }
+  return { tableId, status: "closed" as const, refunds };
+}
+
+/** A waiting table nobody sits at, past its time: aborted (no money moves). */
+export async function expireEmptyTable(seating: Seating, table: TableRuntime): Promise<boolean> {
+  if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0) return false;
+  return endWaitingTable(seating, table, "aborted");
+}
+
+/** Ends a waiting table this host still holds (false: not so in the database, nothing changed). */
+async function endWaitingTable(seating: Seating, table: TableRuntime, status: "closed" | "aborted"): Promise<boolean> {
+  const ended = await seating.db
+    .update(tables)
+    .set({ status })
+    .where(and(eq(tables.id, table.tableId), eq(tables.status, "waiting"), eq(tables.hostId, seating.hostId)))
+    .returning({ id: tables.id });
+  if (ended.length === 0) return false;
+  table.status = status;
+  seating.release(table);
+  return true;
+}
