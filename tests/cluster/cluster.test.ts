@@ -178,6 +178,24 @@ describe("three nodes, one service", () => {
     expect(report.problems).toEqual([]);
   });
 
+  test("DELETE of a waiting table through a node that does not host it: the host refunds every seat and closes it", async () => {
+    const owner = await developer("node_a");
+    const guest = await developer("node_b");
+    const table = (await cluster.api("node_a", "POST", "/api/tables", { token: owner, body: { maxPlayers: 3, buyIn: 400 } })).body;
+    const guestBot = await bot("node_b", guest, "deleted-guest", "caller");
+    expect((await cluster.api("node_b", "POST", `/api/tables/${table.tableId}/join`, { token: guest, body: { botId: guestBot.botId } })).status).toBe(201);
+    expect((await cluster.api("node_c", "DELETE", `/api/tables/${table.tableId}`, { token: guest })).status).toBe(403);
+    const closed = await cluster.api("node_c", "DELETE", `/api/tables/${table.tableId}`, { token: owner });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toEqual({ tableId: table.tableId, status: "closed", refunds: [{ botId: guestBot.botId, cashout: 400 }] });
+    expect((await cluster.api("node_b", "GET", "/api/me/balance", { token: guest })).body.balance).toBe(10_000);
+    for (const node of NODES) expect((await cluster.api(node, "GET", `/api/tables/${table.tableId}`)).body.status).toBe("closed");
+    // The guest's bot is free again, anywhere.
+    const next = (await cluster.api("node_b", "POST", "/api/tables", { token: guest, body: { maxPlayers: 2 } })).body;
+    expect((await cluster.api("node_c", "POST", `/api/tables/${next.tableId}/join`, { token: guest, body: { botId: guestBot.botId } })).status).toBe(201);
+    expect((await cluster.api("node_a", "DELETE", `/api/tables/${next.tableId}`, { token: guest })).status).toBe(200);
+  });
+
   test("rotating a bot's key through one node closes the socket opened with the old key on another (4001 KEY_ROTATED)", async () => {
     const dev = await developer("node_a");
     const b = await bot("node_a", dev, "rotated");

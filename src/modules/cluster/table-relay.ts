@@ -7,6 +7,7 @@ import type { ClusterNode } from "./node";
 export interface HostedTableCommands {
   join(developerId: string, tableId: string, botId: string): Promise<unknown>;
   leave(developerId: string, tableId: string, botId: string): Promise<unknown>;
+  close(developerId: string, tableId: string): Promise<unknown>;
   view(tableId: string, viewerId: string | null): Promise<unknown>;
 }
 
@@ -31,7 +32,13 @@ const RELEASE_LINGER_MS = 2_000;
 /** `forwardWhileElsewhere` found the table no longer hosted by another node: answer it here. */
 export const ANSWER_HERE = Symbol("answer here");
 
-type Command = { op: "join" | "leave"; developerId: string; botId: string } | { op: "get"; viewerId: string | null } | { op: "watch" | "unwatch"; node: string };
+/** What another node asks a table's host to do. */
+export type TableCommand =
+  | { op: "join" | "leave"; developerId: string; botId: string }
+  | { op: "close"; developerId: string }
+  | { op: "get"; viewerId: string | null }
+  | { op: "watch" | "unwatch"; node: string };
+type Command = TableCommand;
 
 /**
  * Tables live on one node each; any node serves any request for them. The host subscribes to each
@@ -190,6 +197,8 @@ export class TableRelay {
           return { ok: await this.commands.join(command.developerId, tableId, command.botId) };
         case "leave":
           return { ok: await this.commands.leave(command.developerId, tableId, command.botId) };
+        case "close":
+          return { ok: await this.commands.close(command.developerId, tableId) };
         case "get":
           return { ok: await this.commands.view(tableId, command.viewerId) };
         case "watch": {

@@ -1,4 +1,5 @@
 import type { Clock } from "../../lib/clock";
+import { LatencyRecorder } from "../../lib/latency";
 import { newId } from "../../lib/ids";
 import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
@@ -46,6 +47,13 @@ export class BotGateway {
   private readonly socketsByBot = new Map<string, BotSocket>();
   private readonly botBySocket = new Map<string, string>();
   private readonly pendingByBot = new Map<string, PendingRequest>();
+  /**
+   * Server-side turnaround: from a bot's legal action arriving on its socket here to its table's
+   * next action_request leaving (the engine, the hand's messages and the next deal in between).
+   */
+  readonly turnaround = new LatencyRecorder();
+  /** When the latest legal action of each table (by tableId) arrived, until its next request leaves. */
+  private readonly actionArrivedAt = new Map<string, number>();
   snapshotProvider: SnapshotProvider = () => null;
   /** Reaches bots whose socket is on another node (set when the node joins its cluster). */
   relay: GatewayRelay | undefined;
@@ -166,6 +174,12 @@ export class BotGateway {
       this.pendingByBot.set(botId, { requestId, botId, message, check, resolve, timer });
       this.relay?.listen(botId);
       this.send(botId, message);
+      const tableId = (message as { tableId?: string }).tableId;
+      const arrived = tableId === undefined ? undefined : this.actionArrivedAt.get(tableId);
+      if (arrived !== undefined) {
+        this.actionArrivedAt.delete(tableId!);
+        this.turnaround.record(performance.now() - arrived);
+      }
     });
   }
 
@@ -176,6 +190,7 @@ export class BotGateway {
 
   /** Handles one message from a socket. */
   receive(socket: BotSocket, raw: unknown): void {
+    const arrivedAt = performance.now();
     const botId = this.botBySocket.get(socket.id);
     if (!botId) return;
     const message = parseMessage(raw);
@@ -213,7 +228,15 @@ export class BotGateway {
       return;
     }
     const reply = this.answer(botId, message);
-    if (!reply) return;
+    if (!reply) {
+      const tableId = (pending?.message as { tableId?: string } | undefined)?.tableId;
+      if (tableId !== undefined) {
+        // A table whose match ended on this action never sends another request: keep the map bounded.
+        if (this.actionArrivedAt.size >= 10_000) this.actionArrivedAt.clear();
+        this.actionArrivedAt.set(tableId, arrivedAt);
+      }
+      return;
+    }
     // Illegal answers to the open request count against the bot's message budget: past it, the
     // request is answered for the bot (check, else fold) instead of being checked again and again.
     if (answersOpenRequest && reply.code === "ILLEGAL_ACTION" && this.limiter && !this.limiter.take(botId).allowed) {

@@ -81,7 +81,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     if (departing.length > 0) record(null, new Map(), departing);
     const inPlay = seatsInOrder(table);
     if (inPlay.length < 2) break;
-    const hand = await playHand(table, inPlay, deps);
+    const { hand, waited } = await playHand(table, inPlay, deps);
     settleHand(table, inPlay, hand);
     const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
     const closures = removeSeats(table, (s) => s.chips === 0 || s.leaving);
@@ -94,7 +94,9 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     const failure = store.failureOf(table.tableId);
     if (failure) throw failure;
     await store.backpressure();
-    await yieldToEventLoop();
+    // A hand that waited on a remote bot has let the event loop run already (yielding again would
+    // only delay its table's next request); a hand of built-ins yields here so it starves no one.
+    if (!waited) await yieldToEventLoop();
   }
 
   table.hand = null;
@@ -157,7 +159,7 @@ function removeSeats(table: TableRuntime, shouldLeave: (seat: SeatRuntime) => bo
   return closures;
 }
 
-async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchDeps): Promise<HandState> {
+async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchDeps): Promise<{ hand: HandState; waited: boolean }> {
   const stacksBySeat = new Array<number>(table.config.maxPlayers).fill(0);
   for (const seat of inPlay) stacksBySeat[seat.position] = seat.chips;
   table.buttonPosition = nextButton(stacksBySeat, table.buttonPosition);
@@ -189,17 +191,19 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
   }
   if (watched) deps.spectators!.send(table.tableId, handStartedMessage(table, state, null));
   flushEvents();
+  let waited = false;
   while (!state.finished) {
     const legal = legalActions(state)!;
     const seat = table.seats.get(legal.actor)!;
     const decided = decide(table, state, legal, seat, deps);
+    waited ||= decided instanceof Promise;
     const action = decided instanceof Promise ? await decided : decided;
     const applied = applyActionInPlace(state, action);
     if (!applied.ok) invariant(applyActionInPlace(state, fallbackAction(legal)).ok, "the fallback action is always legal");
     flushEvents();
   }
   if (remoteSeats.length > 0 || watched) publish(handEndedMessage(table, state));
-  return state;
+  return { hand: state, waited };
 }
 
 function decide(
