@@ -5,7 +5,7 @@
  * showdown and pot awards happen inside the transition that closes the betting.
  */
 import type { ApplyResult, HandConfig, HandState, LegalActions, PlayerAction, Street } from "./hand-types.ts";
-import { assertChipsConserved } from "./invariants.ts";
+import { assertChipsConserved, assertPlayerChipsConserved } from "./invariants.ts";
 import { awardPotsUncontested, settleShowdown } from "./showdown.ts";
 import { antesOf, cardsDealtAtMost, validateStart } from "./start-validation.ts";
 
@@ -301,6 +301,7 @@ function closeBettingRound(state: HandState): void {
     dealNextStreet(state);
     if (playersWithChipsInHand(state) >= 2) {
       state.lastAggressor = -1;
+      assertChipsConserved(state);
       return advanceFrom(state, state.button);
     }
     state.allInRunout = true;
@@ -358,7 +359,7 @@ export function applyActionInPlace(state: HandState, action: PlayerAction): Appl
   const p = state.actor;
   applyPlayerAction(state, action);
   advanceFrom(state, p);
-  assertChipsConserved(state);
+  assertPlayerChipsConserved(state, p);
   return { ok: true, state };
 }
 

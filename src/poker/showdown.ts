@@ -31,22 +31,22 @@ export function sidePots(state: HandState): Pot[] {
   }
   const pots: Pot[] = [];
   let total = 0;
-  // Layers bottom up: each level is the smallest live contribution above the previous one.
+  // Layers bottom up: each level is the smallest live contribution above the previous one, so every
+  // contribution above the previous level reaches this one and adds the same (level - previous).
   for (let previous = 0; ; ) {
-    let level = Infinity;
-    for (let p = 0; p < n; p++) if (live[p] > previous && live[p] < level) level = live[p];
-    if (level === Infinity) break;
-    let amount = 0;
-    const eligible: number[] = [];
+    let level = previous, above = 0;
     for (let p = 0; p < n; p++) {
-      if (live[p] > previous) amount += Math.min(live[p], level) - previous;
-      if (live[p] >= level && !folded[p]) eligible.push(p);
+      if (live[p] <= previous) continue;
+      if (above === 0 || live[p] < level) level = live[p];
+      above++;
     }
+    if (above === 0) break;
+    const amount = above * (level - previous);
     total += amount;
     const below = pots.length > 0 ? pots[pots.length - 1] : null;
     // Layers with the same players (e.g. a folded blind's chips) form one pot; only all-ins split pots.
-    if (below && (eligible.length === 0 || sameMembers(below.eligible, eligible))) below.amount += amount;
-    else pots.push({ amount, eligible });
+    if (below !== null && reachedByTheSamePlayers(below.eligible, live, folded, level)) below.amount += amount;
+    else pots.push({ amount, eligible: playersReaching(live, folded, level) });
     previous = level;
   }
   if (deadMoney > 0) {
@@ -63,10 +63,22 @@ function isMember(players: number[], p: number): boolean {
   return false;
 }
 
-function sameMembers(a: number[], b: number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** Players still in the hand whose live contribution reaches `level`, ascending. */
+function playersReaching(live: number[], folded: boolean[], level: number): number[] {
+  const players: number[] = [];
+  for (let p = 0; p < live.length; p++) if (live[p] >= level && !folded[p]) players.push(p);
+  return players;
+}
+
+/** True when nobody still in reaches `level`, or exactly `members` do: the layer adds to the pot below. */
+function reachedByTheSamePlayers(members: number[], live: number[], folded: boolean[], level: number): boolean {
+  let count = 0, same = true;
+  for (let p = 0; p < live.length; p++) {
+    if (live[p] < level || folded[p]) continue;
+    same = same && count < members.length && members[count] === p;
+    count++;
+  }
+  return count === 0 || (same && count === members.length);
 }
 
 /** Player indices still in the hand, ascending. */
@@ -76,16 +88,11 @@ function inHand(state: HandState): number[] {
   return players;
 }
 
-/** Ascending player indices reordered clockwise, starting with the first one at or after `start`. */
-function clockwiseFrom(ascending: number[], start: number): number[] {
-  const count = ascending.length;
-  if (count === 1) return ascending;
+/** Where clockwise order starts in ascending player indices: the first one at or after `start`. */
+function firstClockwiseFrom(ascending: number[], start: number): number {
   let first = 0;
-  while (first < count && ascending[first] < start) first++;
-  if (first === count) first = 0;
-  const ordered = new Array<number>(count);
-  for (let i = 0; i < count; i++) ordered[i] = ascending[first + i < count ? first + i : first + i - count];
-  return ordered;
+  while (first < ascending.length && ascending[first] < start) first++;
+  return first === ascending.length ? 0 : first;
 }
 
 /**
@@ -95,15 +102,17 @@ function clockwiseFrom(ascending: number[], start: number): number[] {
  * two odd chips, the first two winners from the button's left get one each.
  */
 function payPot(state: HandState, index: number, pot: Pot, ascendingWinners: number[]): PotAward {
-  const winners = clockwiseFrom(ascendingWinners, state.button + 1);
-  const share = Math.floor(pot.amount / winners.length);
-  const oddChips = pot.amount - share * winners.length;
-  const shares = new Array<number>(winners.length);
-  const winnerSeats = new Array<number>(winners.length);
-  for (let i = 0; i < winners.length; i++) {
+  const count = ascendingWinners.length;
+  const share = Math.floor(pot.amount / count);
+  const oddChips = pot.amount - share * count;
+  const shares = new Array<number>(count);
+  const winnerSeats = new Array<number>(count);
+  // Clockwise from the button's left: the odd chips go to the first winners in that order.
+  for (let i = 0, k = firstClockwiseFrom(ascendingWinners, state.button + 1); i < count; i++, k = k + 1 === count ? 0 : k + 1) {
+    const winner = ascendingWinners[k];
     shares[i] = i < oddChips ? share + 1 : share;
-    state.stacks[winners[i]] += shares[i];
-    winnerSeats[i] = state.seats[winners[i]];
+    state.stacks[winner] += shares[i];
+    winnerSeats[i] = state.seats[winner];
   }
   const eligible = new Array<number>(pot.eligible.length);
   for (let i = 0; i < eligible.length; i++) eligible[i] = state.seats[pot.eligible[i]];
@@ -128,10 +137,10 @@ function finishHand(state: HandState, awards: PotAward[], shown: ShownHand[], mu
 
 /** Everyone else folded: the last player takes every pot without showing. */
 export function awardPotsUncontested(state: HandState): void {
-  const winner = state.folded.indexOf(false);
+  const winners = [state.folded.indexOf(false)];
   const pots = sidePots(state);
   const awards: PotAward[] = [];
-  for (let i = 0; i < pots.length; i++) awards.push(payPot(state, i, pots[i], [winner]));
+  for (let i = 0; i < pots.length; i++) awards.push(payPot(state, i, pots[i], winners));
   finishHand(state, awards, [], []);
 }
 
@@ -142,41 +151,32 @@ export function awardPotsUncontested(state: HandState): void {
  * otherwise it is mucked and stays hidden — unless a player is all in: TDA Rules (2024) Rule 16,
  * "Face Up for All-Ins": once a player is all in and all betting is complete, every hand is tabled.
  */
-function showdownOrder(state: HandState): number[] {
-  const { folded } = state;
-  const n = folded.length;
+function firstToShow(state: HandState): number {
   const aggressor = state.lastAggressor;
-  const first = aggressor >= 0 && !folded[aggressor] ? aggressor : state.button + 1 === n ? 0 : state.button + 1;
-  const order: number[] = [];
-  for (let i = 0, p = first; i < n; i++, p = p + 1 === n ? 0 : p + 1) if (!folded[p]) order.push(p);
-  return order;
+  if (aggressor >= 0 && !state.folded[aggressor]) return aggressor;
+  return state.button + 1 === state.seats.length ? 0 : state.button + 1;
 }
 
 export function settleShowdown(state: HandState): void {
   const pots = sidePots(state);
   const n = state.seats.length;
-  const { board, holeCards } = state;
+  const { board, holeCards, folded } = state;
   const values = new Array<number>(n);
   const b0 = board[0], b1 = board[1], b2 = board[2], b3 = board[3], b4 = board[4];
-  for (let p = 0; p < n; p++) {
-    values[p] = state.folded[p] ? 0 : evaluate7(holeCards[2 * p], holeCards[2 * p + 1], b0, b1, b2, b3, b4);
-  }
+  for (let p = 0; p < n; p++) values[p] = folded[p] ? 0 : evaluate7(holeCards[2 * p], holeCards[2 * p + 1], b0, b1, b2, b3, b4);
   const bestShownInPot = new Array<number>(pots.length);
   for (let i = 0; i < pots.length; i++) bestShownInPot[i] = 0;
   const shown: ShownHand[] = [];
   const mucked: number[] = [];
   const faceUp = state.allInRunout || someoneAllIn(state);
-  for (const p of showdownOrder(state)) {
-    let canWinSomething = false;
-    for (let i = 0; i < pots.length && !canWinSomething; i++) canWinSomething = values[p] >= bestShownInPot[i] && isMember(pots[i].eligible, p);
-    const seat = state.seats[p];
-    if (faceUp || canWinSomething) {
-      const cards = [state.holeCards[2 * p], state.holeCards[2 * p + 1]];
-      shown.push({ seat, cards, value: values[p] });
-      state.events.push({ type: "show", seat, cards, value: values[p] });
-      for (let i = 0; i < pots.length; i++) {
-        if (values[p] > bestShownInPot[i] && isMember(pots[i].eligible, p)) bestShownInPot[i] = values[p];
-      }
+  for (let i = 0, p = firstToShow(state); i < n; i++, p = p + 1 === n ? 0 : p + 1) {
+    if (folded[p]) continue;
+    const value = values[p], seat = state.seats[p];
+    if (faceUp || canWinSomePot(pots, bestShownInPot, p, value)) {
+      const cards = [holeCards[2 * p], holeCards[2 * p + 1]];
+      shown.push({ seat, cards, value });
+      state.events.push({ type: "show", seat, cards, value });
+      for (let k = 0; k < pots.length; k++) if (value > bestShownInPot[k] && isMember(pots[k].eligible, p)) bestShownInPot[k] = value;
     } else {
       mucked.push(seat);
       state.events.push({ type: "muck", seat });
@@ -192,10 +192,16 @@ function someoneAllIn(state: HandState): boolean {
   return false;
 }
 
+/** At least as good as the best hand shown so far in some pot the player is in. */
+function canWinSomePot(pots: Pot[], bestShownInPot: number[], p: number, value: number): boolean {
+  for (let k = 0; k < pots.length; k++) if (value >= bestShownInPot[k] && isMember(pots[k].eligible, p)) return true;
+  return false;
+}
+
 function bestHandsAmong(players: number[], values: number[]): number[] {
   let best = 0;
-  for (const p of players) if (values[p] > best) best = values[p];
+  for (let i = 0; i < players.length; i++) if (values[players[i]] > best) best = values[players[i]];
   const winners: number[] = [];
-  for (const p of players) if (values[p] === best) winners.push(p);
+  for (let i = 0; i < players.length; i++) if (values[players[i]] === best) winners.push(players[i]);
   return winners;
 }
