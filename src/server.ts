@@ -4,7 +4,6 @@ import { openDatabase, type Database } from "./db";
 import { ensureJwtSecret } from "./db/settings";
 import type { Clock } from "./lib/clock";
 import { LocalBus } from "./lib/bus/local-bus";
-import { NatsBus } from "./lib/bus/nats-bus";
 import { releaseLease } from "./modules/cluster/lease";
 import { LeaseKeeper } from "./modules/tables/takeover";
 import { MAX_FRAME_BYTES } from "./modules/protocol";
@@ -42,7 +41,10 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     await database.close();
     throw error;
   });
-  const bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `poker ${config.clusterName} ${config.hostId}`, log) : new LocalBus();
+  // NATS's client is loaded only for a cluster node: a single process starts without it.
+  const bus = config.natsUrl
+    ? await (await import("./lib/bus/nats-bus")).NatsBus.connect(config.natsUrl, `poker ${config.clusterName} ${config.hostId}`, log)
+    : new LocalBus();
   app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, fence: () => lease.token });
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
@@ -66,6 +68,8 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   }
   lease.start();
   app.services.tables.startExpiry(config.waitingTableTtlMs);
+  const forgetOldKeys = setInterval(() => void app.services.idempotency.sweep().catch((error) => console.error("[poker] sweeping idempotency keys failed", error)), 10 * 60_000);
+  forgetOldKeys.unref();
   const port = app.server!.port!;
   let stopping: Promise<string[]> | undefined;
   return {
@@ -76,6 +80,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     host: config.host,
     stop() {
       stopping ??= (async () => {
+        clearInterval(forgetOldKeys);
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.

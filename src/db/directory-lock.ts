@@ -3,7 +3,8 @@ import { dirname, resolve } from "node:path";
 
 export class DirectoryInUseError extends Error {}
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (one of another user's counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,8 +8,11 @@ import { settings } from "./schema";
  */
 export async function ensureJwtSecret(db: Db, configured: string | undefined): Promise<string> {
   if (configured) return configured;
+  const stored = () => db.select().from(settings).where(eq(settings.key, "jwt_secret"));
+  // A restart reads it (no write); only the first start generates it.
+  const existing = await stored();
+  if (existing.length > 0) return existing[0].value;
   const generated = Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64url");
   await db.insert(settings).values({ key: "jwt_secret", value: generated }).onConflictDoNothing();
-  const rows = await db.select().from(settings).where(eq(settings.key, "jwt_secret"));
-  return rows[0].value;
+  return (await stored())[0].value;
 }
