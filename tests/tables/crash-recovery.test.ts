@@ -49,7 +49,8 @@ describe("crash recovery", () => {
     }).connect();
     const withRemote = (await first.api("POST", "/api/tables", { token, body: { maxPlayers: 2, maxHands: 100_000 } })).body.tableId;
     await first.api("POST", `/api/tables/${withRemote}/join`, { token, body: { botId: remote.botId } });
-    await first.api("POST", `/api/tables/${withRemote}/join`, { token, body: { botId: (await bot("house", "tight")).botId } });
+    // A caller, never a raiser: with pots of a few blinds nobody can bust (and end the match) before the kill.
+    await first.api("POST", `/api/tables/${withRemote}/join`, { token, body: { botId: (await bot("house", "caller")).botId } });
     const waiting = (await first.api("POST", "/api/tables", { token, body: { maxPlayers: 2 } })).body.tableId;
     const waitingBot = await bot("patient", "caller");
     await first.api("POST", `/api/tables/${waiting}/join`, { token, body: { botId: waitingBot.botId } });
