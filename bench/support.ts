@@ -13,9 +13,9 @@ export interface ServerProcess {
 }
 
 /** Spawns `bun src/main.ts` (the tests' helper) and waits until /health answers. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>, command?: string[]): Promise<ServerProcess> {
   const started = performance.now();
-  const { child, url } = await spawnMain(env);
+  const { child, url } = await spawnMain(env, undefined, command);
   while (!(await fetch(`${url}/health`).then((r) => r.ok, () => false))) await Bun.sleep(2);
   const startToHealthyMs = performance.now() - started;
   return {

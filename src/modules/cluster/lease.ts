@@ -24,9 +24,15 @@ export class FencedError extends Error {
  * could claim the table and read its seats before this write lands (a seat it would never see).
  */
 export function leaseHolds(token: FenceToken, tableId?: string | null) {
-  const lease = sql`exists (select 1 from node_leases where host_id = ${token.hostId} and epoch = ${token.epoch}::bigint for key share)`;
-  if (!tableId) return lease;
-  return sql`(${lease} and exists (select 1 from tables where id = ${tableId} and host_id = ${token.hostId} for share))`;
+  return leaseCondition(token.hostId, token.epoch, tableId ?? null);
+}
+
+/** leaseHolds for a hot statement's template: the values are its placeholders fenceHost, fenceEpoch and tableId. */
+export const leaseHoldsTemplate = () => leaseCondition(sql.placeholder("fenceHost"), sql.placeholder("fenceEpoch"), sql.placeholder("tableId"));
+
+function leaseCondition(hostId: unknown, epoch: unknown, tableId: unknown) {
+  return sql`(exists (select 1 from node_leases where host_id = ${hostId} and epoch = ${epoch}::bigint for key share)
+    and (${tableId}::text is null or exists (select 1 from tables where id = ${tableId} and host_id = ${hostId} for share)))`;
 }
 
 /**

@@ -1,12 +1,14 @@
-import { assign, fromPromise, not, setup } from "xstate";
+import { assign, fromCallback, sendTo, setup } from "xstate";
 
 /**
- * One developer's account, in process. Two regions:
+ * One developer's account, in process. Two regions, and a worker:
  * - faucet: claimable ⇄ cooldown, the brief's only shown state machine; the cooldown timer is
  *   computed from the last claim (read from the database when the actor is created).
- * - operations: a queue that runs one database operation at a time and replies to its caller.
- * Events a state does not handle are never lost: ENQUEUE is handled at the top level in every
- * state. After `idleMs` without work the actor retires (final) and is rebuilt from rows on demand.
+ * - lifetime: after `idleMs` without work the actor retires (final) and is rebuilt from rows on
+ *   demand. One timer that re-arms itself checks this, so an operation costs no timer.
+ * - the `operations` worker (an invoked callback actor) runs the queued database operations one at
+ *   a time, in arrival order, and replies to each caller. ENQUEUE is handled in every active state,
+ *   so no operation is ever dropped; an operation costs one event, not a child actor and two.
  */
 
 export type AccountOperation =
@@ -34,10 +36,17 @@ export interface OperationOutput {
   lastFaucetAt?: number | null;
 }
 
+/** The worker's queue, shared with the lifetime region (which may retire only an idle account). */
+interface Worklist {
+  items: QueuedOperation[];
+  busy: boolean;
+  lastActiveAt: number;
+}
+
 export interface AccountContext {
   developerId: string;
   lastFaucetAt: number | null;
-  queue: QueuedOperation[];
+  work: Worklist;
 }
 
 export interface AccountInput {
@@ -45,7 +54,7 @@ export interface AccountInput {
   lastFaucetAt: number | null;
 }
 
-export type AccountEvent = { type: "ENQUEUE"; item: QueuedOperation };
+export type AccountEvent = { type: "ENQUEUE"; item: QueuedOperation } | { type: "FAUCET_CLAIMED"; at: number };
 
 export interface AccountMachineOptions {
   now: () => number;
@@ -54,9 +63,44 @@ export interface AccountMachineOptions {
   runOperation: (input: OperationInput) => Promise<OperationOutput>;
 }
 
+interface WorkerInput {
+  developerId: string;
+  lastFaucetAt: number | null;
+  work: Worklist;
+}
+
 export function createAccountMachine(options: AccountMachineOptions) {
   const cooldownLeft = (lastFaucetAt: number | null) =>
     lastFaucetAt === null ? 0 : Math.max(0, lastFaucetAt + options.cooldownMs - options.now());
+  const idleFor = (work: Worklist) => (work.busy || work.items.length > 0 ? 0 : options.now() - work.lastActiveAt);
+
+  const operations = fromCallback<AccountEvent, WorkerInput>(({ input, receive, sendBack }) => {
+    const { developerId, work } = input;
+    let lastFaucetAt = input.lastFaucetAt;
+    const drain = async () => {
+      work.busy = true;
+      for (let item = work.items.shift(); item !== undefined; item = work.items.shift()) {
+        try {
+          const output = await options.runOperation({ developerId, operation: item.operation, lastFaucetAt });
+          if (output.lastFaucetAt != null && output.lastFaucetAt !== lastFaucetAt) {
+            lastFaucetAt = output.lastFaucetAt;
+            sendBack({ type: "FAUCET_CLAIMED", at: lastFaucetAt });
+          }
+          if (output.failure !== undefined) item.reject(output.failure);
+          else item.resolve(output.reply);
+        } catch (error) {
+          item.reject(error);
+        }
+      }
+      work.busy = false;
+      work.lastActiveAt = options.now();
+    };
+    receive((event) => {
+      if (event.type !== "ENQUEUE") return;
+      work.items.push(event.item);
+      if (!work.busy) void drain();
+    });
+  });
 
   return setup({
     types: {
@@ -64,26 +108,36 @@ export function createAccountMachine(options: AccountMachineOptions) {
       input: {} as AccountInput,
       events: {} as AccountEvent,
     },
-    actors: {
-      runOperation: fromPromise<OperationOutput, OperationInput>(({ input }) => options.runOperation(input)),
+    actors: { operations },
+    actions: {
+      recordClaim: assign({ lastFaucetAt: ({ event }) => (event.type === "FAUCET_CLAIMED" ? event.at : null) }),
     },
     guards: {
       cooldownElapsed: ({ context }) => cooldownLeft(context.lastFaucetAt) === 0,
-      hasQueuedWork: ({ context }) => context.queue.length > 0,
+      idleLongEnough: ({ context }) => idleFor(context.work) >= options.idleMs,
     },
     delays: {
       cooldownLeft: ({ context }) => cooldownLeft(context.lastFaucetAt),
-      idle: () => options.idleMs,
+      untilIdleLongEnough: ({ context }) => Math.max(1, options.idleMs - idleFor(context.work)),
     },
   }).createMachine({
     id: "account",
     initial: "active",
-    context: ({ input }) => ({ developerId: input.developerId, lastFaucetAt: input.lastFaucetAt, queue: [] }),
+    context: ({ input }) => ({
+      developerId: input.developerId,
+      lastFaucetAt: input.lastFaucetAt,
+      work: { items: [], busy: false, lastActiveAt: options.now() },
+    }),
     states: {
       active: {
         type: "parallel",
+        invoke: {
+          id: "worker",
+          src: "operations",
+          input: ({ context }) => ({ developerId: context.developerId, lastFaucetAt: context.lastFaucetAt, work: context.work }),
+        },
         on: {
-          ENQUEUE: { actions: assign({ queue: ({ context, event }) => [...context.queue, event.item] }) },
+          ENQUEUE: { actions: sendTo("worker", ({ event }) => event) },
         },
         states: {
           faucet: {
@@ -93,50 +147,20 @@ export function createAccountMachine(options: AccountMachineOptions) {
                 always: [{ guard: "cooldownElapsed", target: "claimable" }, { target: "cooldown" }],
               },
               claimable: {
-                always: { guard: not("cooldownElapsed"), target: "cooldown" },
+                on: { FAUCET_CLAIMED: { target: "deciding", actions: "recordClaim" } },
               },
               cooldown: {
                 after: { cooldownLeft: "deciding" },
+                on: { FAUCET_CLAIMED: { target: "deciding", actions: "recordClaim" } },
               },
             },
           },
-          operations: {
-            initial: "idle",
+          lifetime: {
+            initial: "watching",
             states: {
-              idle: {
-                always: { guard: "hasQueuedWork", target: "running" },
-                after: { idle: "#account.retired" },
-              },
-              running: {
-                invoke: {
-                  src: "runOperation",
-                  input: ({ context }) => ({
-                    developerId: context.developerId,
-                    operation: context.queue[0].operation,
-                    lastFaucetAt: context.lastFaucetAt,
-                  }),
-                  onDone: {
-                    target: "idle",
-                    actions: [
-                      ({ context, event }) => {
-                        const waiting = context.queue[0];
-                        if (event.output.failure !== undefined) waiting.reject(event.output.failure);
-                        else waiting.resolve(event.output.reply);
-                      },
-                      assign({
-                        queue: ({ context }) => context.queue.slice(1),
-                        lastFaucetAt: ({ context, event }) =>
-                          event.output.lastFaucetAt === undefined ? context.lastFaucetAt : event.output.lastFaucetAt,
-                      }),
-                    ],
-                  },
-                  onError: {
-                    target: "idle",
-                    actions: [
-                      ({ context, event }) => context.queue[0].reject(event.error),
-                      assign({ queue: ({ context }) => context.queue.slice(1) }),
-                    ],
-                  },
+              watching: {
+                after: {
+                  untilIdleLongEnough: [{ guard: "idleLongEnough", target: "#account.retired" }, { target: "watching", reenter: true }],
                 },
               },
             },

@@ -1,7 +1,7 @@
-import { leaseHolds, type FenceToken } from "../cluster/lease";
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { leaseHolds, leaseHoldsTemplate, type FenceToken } from "../cluster/lease";
+import { and, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
-import { queryRows, retryOnConflict, violatesConstraint, type Queryable, type Tx } from "../../db";
+import { hotStatement, queryRows, retryOnConflict, violatesConstraint, type Queryable, type Tx } from "../../db";
 import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -98,7 +98,8 @@ export async function claimFaucetInDb(
  * Deducts the buy-in, opens the seat holding those chips and writes the buy_in row, in ONE
  * guarded statement (atomic on its own). When a unique index refuses the seat, the buy_in row
  * would have no seat, which the transactions_buy_in_has_seat constraint forbids: the whole
- * statement fails and the debit with it.
+ * statement fails and the debit with it. The bot's row is locked (FOR SHARE) and must not be
+ * retired: a retirement locks it too, so one of the two sees the other.
  */
 export async function buyInInDb(
   db: Queryable,
@@ -111,27 +112,13 @@ export async function buyInInDb(
   const seatId = newId("seat", now.getTime());
   const transactionId = newId("tx", now.getTime());
   const at = now.toISOString();
-  const [botId, tableId, matchId, position] = [refs.botId ?? null, refs.tableId ?? null, refs.matchId ?? null, refs.position ?? null];
+  const [botId, matchId, position] = [refs.botId ?? null, refs.matchId ?? null, refs.position ?? null];
+  const statement = refs.fence ? buyInFenced : buyInUnfenced;
+  const values = { ...fenceValues(refs), developerId, amount, seatId, transactionId, at, botId, matchId, position };
   let row: { balance: string | null } | undefined;
   try {
     // One statement on its own: if Postgres picks it as a deadlock victim, it is simply run again.
-    [row] = await retryOnConflict(() => queryRows<{ balance: string | null }>(
-      db,
-      sql`with debited as (
-            update developers set balance = balance - ${amount}::bigint
-            where id = ${developerId} and balance >= ${amount}::bigint and ${fenceHolds(refs.fence, refs.tableId)} returning balance
-          ), opened as (
-            insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at)
-            select ${seatId}, ${developerId}, ${botId}::text, ${tableId}::text, ${position}::int, ${amount}::bigint, ${amount}::bigint, 'open', ${at}::timestamptz
-            from debited
-            on conflict do nothing returning id
-          ), recorded as (
-            insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
-            select ${transactionId}, ${developerId}, 'buy_in', ${-amount}::bigint, debited.balance, ${botId}::text, ${tableId}::text, ${matchId}::text, opened.id, ${at}::timestamptz
-            from debited left join opened on true returning id
-          )
-          select (select balance from debited)::text as balance, (select id from recorded) as recorded`,
-    ));
+    [row] = await retryOnConflict(() => statement(db, values));
   } catch (error) {
     if (!violatesConstraint(error, "transactions_buy_in_has_seat")) throw error;
     const botSeated = botId
@@ -142,6 +129,7 @@ export async function buyInInDb(
   }
   if (row!.balance === null) {
     await refuseIfFenced(db, refs.fence, refs.tableId);
+    if (botId) await refuseIfBotRetired(db, botId);
     const current = await readAccount(db, developerId);
     throw errors.insufficientBalance(current.balance, amount);
   }
@@ -178,23 +166,8 @@ export async function cashoutWithin(
   invariant(Number.isSafeInteger(chips) && chips >= 0, "cashout is a non-negative integer");
   const transactionId = newId("tx", now.getTime());
   const at = now.toISOString();
-  const [row] = await queryRows<{ balance: string | null }>(
-    db,
-    sql`with closed as (
-          update seats set status = 'closed', chips = 0, cashout = ${chips}::bigint, closed_at = ${at}::timestamptz
-          where id = ${seatId} and developer_id = ${developerId} and status = 'open' and ${fenceHolds(refs.fence, refs.tableId)} returning bot_id, table_id
-        ), credited as (
-          update developers set balance = balance + ${chips}::bigint
-          where id = ${developerId} and exists (select 1 from closed) returning balance
-        ), recorded as (
-          insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
-          select ${transactionId}, ${developerId}, 'cashout', ${chips}::bigint, credited.balance,
-                 coalesce(${refs.botId ?? null}::text, closed.bot_id), coalesce(${refs.tableId ?? null}::text, closed.table_id),
-                 ${refs.matchId ?? null}::text, ${seatId}, ${at}::timestamptz
-          from closed, credited returning id
-        )
-        select (select balance from credited)::text as balance, (select id from recorded) as recorded`,
-  );
+  const statement = refs.fence ? cashoutFenced : cashoutUnfenced;
+  const [row] = await statement(db, { ...fenceValues(refs), developerId, seatId, chips, transactionId, at, botId: refs.botId ?? null, matchId: refs.matchId ?? null });
   if (row.balance === null) {
     await refuseIfFenced(db, refs.fence, refs.tableId);
     throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
@@ -202,7 +175,60 @@ export async function cashoutWithin(
   return { balance: Number(row.balance), transactionId };
 }
 
-const fenceHolds = (fence: FenceToken | null | undefined, tableId?: string | null) => (fence ? leaseHolds(fence, tableId) : sql`true`);
+const placeholder = sql.placeholder;
+
+/** The values of a statement's fence placeholders (unused by the unfenced variant). */
+const fenceValues = (refs: LedgerRefs) => ({ fenceHost: refs.fence?.hostId ?? null, fenceEpoch: refs.fence?.epoch ?? null, tableId: refs.tableId ?? null });
+
+/**
+ * The buy-in in one statement. The bot's row is locked (FOR SHARE) and must not be retired; the
+ * seat is opened from the debit, the buy_in row from both (see buyInInDb).
+ */
+function buyInStatement(fenceHolds: SQL) {
+  return hotStatement<{ balance: string | null }>(sql`with seated_bot as (
+      select retired_at from bots where id = ${placeholder("botId")}::text for share
+    ), debited as (
+      update developers set balance = balance - ${placeholder("amount")}::bigint
+      where id = ${placeholder("developerId")} and balance >= ${placeholder("amount")}::bigint and ${fenceHolds}
+        and not exists (select 1 from seated_bot where retired_at is not null)
+      returning balance
+    ), opened as (
+      insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at)
+      select ${placeholder("seatId")}, ${placeholder("developerId")}, ${placeholder("botId")}::text, ${placeholder("tableId")}::text, ${placeholder("position")}::int,
+             ${placeholder("amount")}::bigint, ${placeholder("amount")}::bigint, 'open', ${placeholder("at")}::timestamptz
+      from debited
+      on conflict do nothing returning id
+    ), recorded as (
+      insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
+      select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'buy_in', -${placeholder("amount")}::bigint, debited.balance,
+             ${placeholder("botId")}::text, ${placeholder("tableId")}::text, ${placeholder("matchId")}::text, opened.id, ${placeholder("at")}::timestamptz
+      from debited left join opened on true returning id
+    )
+    select (select balance from debited)::text as balance, (select id from recorded) as recorded`);
+}
+
+/** The cashout in one statement: close the open seat, credit its chips, write the cashout row. */
+function cashoutStatement(fenceHolds: SQL) {
+  return hotStatement<{ balance: string | null }>(sql`with closed as (
+      update seats set status = 'closed', chips = 0, cashout = ${placeholder("chips")}::bigint, closed_at = ${placeholder("at")}::timestamptz
+      where id = ${placeholder("seatId")} and developer_id = ${placeholder("developerId")} and status = 'open' and ${fenceHolds} returning bot_id, table_id
+    ), credited as (
+      update developers set balance = balance + ${placeholder("chips")}::bigint
+      where id = ${placeholder("developerId")} and exists (select 1 from closed) returning balance
+    ), recorded as (
+      insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
+      select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'cashout', ${placeholder("chips")}::bigint, credited.balance,
+             coalesce(${placeholder("botId")}::text, closed.bot_id), coalesce(${placeholder("tableId")}::text, closed.table_id),
+             ${placeholder("matchId")}::text, ${placeholder("seatId")}, ${placeholder("at")}::timestamptz
+      from closed, credited returning id
+    )
+    select (select balance from credited)::text as balance, (select id from recorded) as recorded`);
+}
+
+const buyInFenced = buyInStatement(leaseHoldsTemplate());
+const buyInUnfenced = buyInStatement(sql`true`);
+const cashoutFenced = cashoutStatement(leaseHoldsTemplate());
+const cashoutUnfenced = cashoutStatement(sql`true`);
 
 async function refuseIfFenced(db: Queryable, fence: FenceToken | null | undefined, tableId?: string | null): Promise<void> {
   if (!fence) return;
@@ -210,6 +236,11 @@ async function refuseIfFenced(db: Queryable, fence: FenceToken | null | undefine
   if (!(rows[0] as { holds: boolean }).holds) {
     throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "This node no longer hosts the table (its lease was taken over): retry", undefined, { "Retry-After": "2" });
   }
+}
+
+async function refuseIfBotRetired(db: Queryable, botId: string): Promise<void> {
+  const rows = await queryRows<{ retired_at: Date | string | null }>(db, sql`select retired_at from bots where id = ${botId}`);
+  if (rows[0]?.retired_at) throw errors.conflict("BOT_RETIRED", "This bot is retired", { botId });
 }
 
 export async function readAccount(db: Queryable, developerId: string) {
