@@ -18,16 +18,32 @@ const toRow = (r: BotRating): RatingRow => ({ ...r, rating: conservativeRating(r
  */
 export async function rateMatch(tx: Queryable, matchId: string, results: MatchResult[]): Promise<void> {
   const ids = results.map((r) => r.botId).sort(compareIds);
-  await tx.insert(botRatings).values(ids.map((id) => toRow(priorRating(id)))).onConflictDoNothing();
-  const rows = await tx.select().from(botRatings).where(anyOf(botRatings.botId, ids)).orderBy(sql`${botRatings.botId} collate "C"`).for("update");
-  const [{ seq }] = await queryRows<{ seq: string | number }>(tx, sql`select nextval('rating_seq') as seq`);
-  await tx.update(matches).set({ ratedSeq: Number(seq) }).where(eq(matches.id, matchId));
-  const updated = applyMatch(new Map(rows.map((row) => [row.botId, row])), results);
-  for (const rating of updated) {
-    const { botId, ...values } = toRow(rating);
-    await tx.update(botRatings).set(values).where(eq(botRatings.botId, botId));
-  }
+  // Pipelined on the transaction's connection, run in this order: the sequence number is taken
+  // once the rows are locked, so a bot's updates are numbered in the order they are applied.
+  const [, rows] = await Promise.all([
+    tx.insert(botRatings).values(ids.map((id) => toRow(priorRating(id)))).onConflictDoNothing(),
+    tx.select().from(botRatings).where(anyOf(botRatings.botId, ids)).orderBy(sql`${botRatings.botId} collate "C"`).for("update"),
+    tx.update(matches).set({ ratedSeq: sql`nextval('rating_seq')` }).where(eq(matches.id, matchId)),
+  ]);
+  const updated = applyMatch(new Map(rows.map((row) => [row.botId, row])), results).map(toRow);
+  // One statement for every player (JSON numbers carry doubles exactly: the shortest text that reads back the same).
+  await tx.execute(sql`update bot_ratings set mu = x.mu, sigma = x.sigma, rating = x.rating, matches_played = x.matches_played,
+      hands_played = x.hands_played, sum_bb = x.sum_bb, sum_bb_squared = x.sum_bb_squared
+    from json_to_recordset(${JSON.stringify(updated.map(snakeCase))}::json)
+      as x(bot_id text, mu float8, sigma float8, rating float8, matches_played int, hands_played int, sum_bb float8, sum_bb_squared float8)
+    where bot_ratings.bot_id = x.bot_id`);
 }
+
+const snakeCase = (row: RatingRow) => ({
+  bot_id: row.botId,
+  mu: row.mu,
+  sigma: row.sigma,
+  rating: row.rating,
+  matches_played: row.matchesPlayed,
+  hands_played: row.handsPlayed,
+  sum_bb: row.sumBb,
+  sum_bb_squared: row.sumBbSquared,
+});
 
 /** Every rated match again, in the order it was first applied, from the match records and hand histories. */
 export async function rebuildRatings(db: Db): Promise<{ matches: number; bots: number }> {

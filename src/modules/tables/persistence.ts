@@ -98,8 +98,8 @@ export async function markMatchStarted(
 
 /**
  * The statements that write any number of tables' batches: three, whatever the count (each takes
- * its rows as ONE jsonb parameter, so the SQL never changes and stays prepared), plus one per
- * cashout. They are issued at once, in this order, and pipelined on the transaction's connection:
+ * its rows as ONE jsonb parameter, so the SQL never changes and stays prepared), plus the lock of
+ * the developers who cash out and one statement per cashout. They are issued at once, in this order, and pipelined on the transaction's connection:
  * the server runs them in order, and no round trip waits for the one before.
  */
 function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
@@ -107,7 +107,6 @@ function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unkn
     .flatMap((batch) => batch.closures.map((closure) => ({ batch, closure })))
     .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || compareIds(a.closure.seatId, b.closure.seatId));
   const statements: Promise<unknown>[] = [];
-  if (closures.length > 0) statements.push(lockDevelopers(tx, closures.map(({ closure }) => closure.developerId)));
   const handRows = batches.flatMap((b) => b.hands.map((h) => ({ match_id: b.matchId, number: h.number, history: h.history })));
   if (handRows.length > 0) {
     statements.push(
@@ -130,6 +129,9 @@ function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unkn
         where seats.id = x.id and seats.status = 'open'`),
     );
   }
+  // The developers' balance rows last, after the hand rows (the bulk of the work): they are then
+  // locked only for the cashouts and the commit, and other tables' cashouts wait that long at most.
+  if (closures.length > 0) statements.push(lockDevelopers(tx, closures.map(({ closure }) => closure.developerId)));
   for (const { batch, closure } of closures) {
     const refs = { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId };
     statements.push(cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
@@ -206,9 +208,10 @@ export async function finishMatch(
       await assertLease(tx, fence, [outcome.tableId]);
       // Run again after a lost connection: if the first run committed, the match is completed.
       if (attempt > 1 && (await matchStatus(tx, outcome.matchId)) === "completed") return;
+      // Records first, money last: the developers' balance rows, locked by the cashouts, are then
+      // held for one pipelined round trip and the commit, so match ends sharing developers do not
+      // queue behind each other's stats and ratings.
       await Promise.all([
-        ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
-        tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
         tx.insert(matchPlayers).values(players),
         // In bot id order: a bot that busted here may already play elsewhere, whose match end upserts it too.
         ...[...outcome.players]
@@ -218,6 +221,12 @@ export async function finishMatch(
         tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId)),
       ]);
       if (outcome.rated) await rateMatch(tx, outcome.matchId, ratingResults);
+      // The record after the batch: its handsPlayed counts the hands, where the batch's count is
+      // the last hand's number (a hand voided by a crash leaves a gap).
+      await Promise.all([
+        ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
+        tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
+      ]);
     });
   await retryTransient(write, retry);
 }
