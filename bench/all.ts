@@ -2,48 +2,15 @@
  * `bun run bench:all`: every figure side by side, each against its reference measured in the
  * same run on the same machine. Prints one table and a JSON line. Loopback only, bounded counts.
  */
-import { api, freshDatabase, load, runBenchScript, spawnServer, CHEAP_PASSWORDS, ROOT } from "./support";
+import { api, freshDatabase, runBenchScript, spawnServer, ROOT } from "./support";
 import { measureStartup } from "./startup";
+import { LEDGER_SERVER_ENV, ledgerOperationsPerSec, pgbenchTps } from "./ledger";
 
-const LEDGER_CLIENTS = 32;
-const LEDGER_OPERATIONS = Number(process.env.BENCH_LEDGER_OPERATIONS ?? 12_000);
 const READS = Number(process.env.BENCH_READS ?? 30_000);
-const SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? 8);
 
 type Row = { name: string; ours: string; reference: string; ratio: number | null; goal: string };
 const rows: Row[] = [];
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-
-
-async function pgbenchTps(databaseUrl: string): Promise<number> {
-  const init = Bun.spawn(["pgbench", "-i", "-q", "-s", "10", databaseUrl], { stdout: "ignore", stderr: "ignore" });
-  if ((await init.exited) !== 0) throw new Error("pgbench -i failed");
-  const run = Bun.spawn(["pgbench", "-c", String(LEDGER_CLIENTS), "-j", "2", "-T", String(SECONDS), databaseUrl], { stdout: "pipe", stderr: "ignore" });
-  const output = await new Response(run.stdout).text();
-  await run.exited;
-  const match = /tps = ([\d.]+)/.exec(output);
-  if (!match) throw new Error(`pgbench gave no tps: ${output}`);
-  return Number(match[1]);
-}
-
-/** Buy-ins and leaves per second: each is one HTTP request and one durable SQL transaction. */
-async function ledgerOperationsPerSec(url: string): Promise<number> {
-  const clients = await Promise.all(
-    Array.from({ length: LEDGER_CLIENTS }, async (_, i) => {
-      const { token } = await api(url, "POST", "/api/auth/register", { email: `ledger${i}@bench.example`, password: "bench-password" });
-      await api(url, "POST", "/api/me/balance/faucet", undefined, token);
-      const { botId } = await api(url, "POST", "/api/bots", { name: `ledger${i}`, strategy: "caller" }, token);
-      const { tableId } = await api(url, "POST", "/api/tables", { maxPlayers: 10, buyIn: 100, smallBlind: 1, bigBlind: 2 }, token);
-      return { token, botId, tableId };
-    }),
-  );
-  const pairsPerSec = await load(LEDGER_CLIENTS, LEDGER_OPERATIONS / 2, async (c) => {
-    const { token, botId, tableId } = clients[c];
-    await api(url, "POST", `/api/tables/${tableId}/join`, { botId }, token);
-    await api(url, "POST", `/api/tables/${tableId}/leave`, { botId }, token);
-  });
-  return 2 * pairsPerSec;
-}
 
 async function readsPerSec(url: string): Promise<{ ours: number; bare: number; bytes: number }> {
   const { token } = await api(url, "POST", "/api/auth/register", { email: "reads@bench.example", password: "bench-password" });
@@ -64,7 +31,7 @@ async function readsPerSec(url: string): Promise<{ ours: number; bare: number; b
 
 const database = await freshDatabase(`bench_all_${process.pid}`);
 try {
-  const server = await spawnServer({ ...CHEAP_PASSWORDS, DATABASE_URL: database.url, FAUCET_AMOUNT: "100000000" });
+  const server = await spawnServer({ ...LEDGER_SERVER_ENV, DATABASE_URL: database.url });
   let ledgerOps = 0;
   let reads = { ours: 0, bare: 0, bytes: 0 };
   try {
@@ -92,6 +59,15 @@ const engine = await runBenchScript("bench/engine.ts");
 rows.push({ name: "engine: 6-max hands/s, one thread (µs per hand)", ours: `${fmt(engine.handsPerSec)} (${engine.microsPerHand} µs)`, reference: "250,000", ratio: engine.handsPerSec / 250_000, goal: "≥ 250,000" });
 const e2e = await runBenchScript("bench/e2e.ts");
 rows.push({ name: "e2e: 40 tables of built-ins on Postgres, hands/s", ours: fmt(e2e.handsPerSec), reference: "5,000", ratio: e2e.handsPerSec / 5000, goal: "≥ 5,000" });
+
+const relay = await runBenchScript("bench/relay.ts");
+rows.push({
+  name: "relay: remote bot's action in → next request out, server side, 40 tables (p50; p99)",
+  ours: `${relay.p50Ms} ms; ${relay.p99Ms} ms`,
+  reference: `client round trip ${relay.clientP50Ms} ms; ${relay.clientP99Ms} ms`,
+  ratio: 1 / relay.p99Ms,
+  goal: "p99 < 1 ms",
+});
 
 const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => String(key === "ratio" ? r.ratio?.toFixed(2) : r[key]).length));
 const cols: Array<keyof Row> = ["name", "ours", "reference", "ratio", "goal"];
