@@ -4,12 +4,33 @@ import { TestCluster, until } from "../support/nodes";
 // A NATS server of this file's own (the shared one serves other files), stopped and started again.
 setDefaultTimeout(120_000);
 
-const PORT = 20_000 + Math.floor(Math.random() * 20_000);
+let port = 0;
 let nats: ReturnType<typeof Bun.spawn> | undefined;
 let cluster: TestCluster;
 
-function startNats(): void {
-  nats = Bun.spawn(["/usr/sbin/nats-server", "-a", "127.0.0.1", "-p", String(PORT)], { stdout: "ignore", stderr: "ignore" });
+/** A port nobody listens on now: the OS picks it, we release it for nats-server. */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port: free } = probe;
+  probe.stop(true);
+  return free;
+}
+
+const natsAnswers = () =>
+  Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then(
+    (socket) => (socket.end(), true),
+    () => false,
+  );
+
+/** Starts nats-server on `port`; false if it exits first (the port was taken meanwhile). */
+async function startNats(): Promise<boolean> {
+  const server = Bun.spawn(["/usr/sbin/nats-server", "-a", "127.0.0.1", "-p", String(port)], { stdout: "ignore", stderr: "ignore" });
+  nats = server;
+  let exited = false;
+  void server.exited.then(() => (exited = true));
+  await until(async () => exited || (await natsAnswers()), 20_000, "the private NATS server");
+  if (exited) nats = undefined;
+  return !exited;
 }
 
 async function stopNats(): Promise<void> {
@@ -18,20 +39,18 @@ async function stopNats(): Promise<void> {
   nats = undefined;
 }
 
-const natsAnswers = () =>
-  Bun.connect({ hostname: "127.0.0.1", port: PORT, socket: { data() {} } }).then(
-    (socket) => (socket.end(), true),
-    () => false,
-  );
-
 beforeAll(async () => {
-  startNats();
-  await until(natsAnswers, 10_000, "the private NATS server");
-  cluster = await TestCluster.create("outage", { NATS_URL: `nats://127.0.0.1:${PORT}` });
+  // A port chosen in advance can be taken by someone else's socket before nats-server binds it: try another.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    port = freePort();
+    if (await startNats()) break;
+  }
+  if (!nats) throw new Error("the private NATS server did not start on any of 5 free ports");
+  cluster = await TestCluster.create("outage", { NATS_URL: `nats://127.0.0.1:${port}` });
   await Promise.all(["node_a", "node_b"].map((id) => cluster.start(id)));
 });
 afterAll(async () => {
-  await cluster.close();
+  await cluster?.close();
   await stopNats();
 });
 
@@ -65,7 +84,7 @@ describe("NATS goes away and comes back", () => {
     const local = await cluster.api("node_a", "POST", `/api/tables/${table.tableId}/join`, { token: ownerA, body: { botId: botA.botId } });
     expect(local.status).toBe(201);
 
-    startNats();
+    expect(await startNats()).toBe(true);
     await until(async () => (await peersOf("node_b")) === 1 && (await peersOf("node_a")) === 1, 20_000, "the nodes to find each other again");
     const joined = await until(async () => {
       const attempt = await cluster.api("node_b", "POST", `/api/tables/${table.tableId}/join`, { token: ownerB, body: { botId: botB.botId } });
