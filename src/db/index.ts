@@ -61,14 +61,31 @@ export function sessionNameOf(hostId: string): string {
 }
 
 /**
- * Drizzle sends every query it did not name unprepared: parsed and planned anew each time, which
- * measured 3× slower here. Our SQL comes in a bounded number of shapes (batch writes use one
- * jsonb parameter, not a growing VALUES list), so postgres.js may keep each one prepared per connection.
+ * Drizzle sends every query it did not name unprepared: postgres.js then describes it first, one
+ * more round trip each time, and Postgres parses and plans it anew (measured 3× slower here, and
+ * in a transaction every statement paid it). Our SQL comes in a bounded number of shapes (batch
+ * writes take one json parameter, not a growing VALUES list), so postgres.js may keep each one
+ * prepared per connection: on the pool and in every transaction and savepoint it opens. Should
+ * some text vary after all, the first MAX_PREPARED_SHAPES texts stay prepared and later ones are
+ * sent unprepared, so neither postgres.js's cache nor the server's memory grows without bound.
  */
-function preparedByDefault(client: postgres.Sql): void {
-  const unsafe = client.unsafe.bind(client);
-  client.unsafe = ((query: string, params?: unknown[], options?: object) =>
-    unsafe(query, params as never, { ...options, prepare: true })) as typeof client.unsafe;
+const MAX_PREPARED_SHAPES = 1_000;
+
+function preparedByDefault<T extends postgres.Sql | postgres.TransactionSql>(sql: T, shapes = new Set<string>()): T {
+  const unsafe = sql.unsafe.bind(sql);
+  sql.unsafe = ((query: string, params?: unknown[], options?: object) => {
+    if (shapes.size < MAX_PREPARED_SHAPES) shapes.add(query);
+    return unsafe(query, params as never, { ...options, prepare: shapes.has(query) });
+  }) as typeof sql.unsafe;
+  for (const opener of ["begin", "savepoint"] as const) {
+    if (!(opener in sql)) continue;
+    const open = (sql as unknown as Record<string, (...args: unknown[]) => unknown>)[opener].bind(sql);
+    (sql as unknown as Record<string, unknown>)[opener] = (...args: unknown[]) => {
+      const body = args.pop() as (tx: postgres.TransactionSql) => unknown;
+      return open(...args, (tx: postgres.TransactionSql) => body(preparedByDefault(tx, shapes)));
+    };
+  }
+  return sql;
 }
 
 /** Two processes starting together must not both run the migrations: a session advisory lock. */

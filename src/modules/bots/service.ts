@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { queryRows, type Db } from "../../db";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { anyOf, queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
@@ -152,7 +152,7 @@ export class Bots {
   /** Names of these bots, by id (unknown ids are left out). */
   async namesOf(botIds: string[]): Promise<Record<string, string>> {
     if (botIds.length === 0) return {};
-    const rows = await this.db.select({ id: bots.id, name: bots.name }).from(bots).where(inArray(bots.id, botIds));
+    const rows = await this.db.select({ id: bots.id, name: bots.name }).from(bots).where(anyOf(bots.id, botIds));
     return Object.fromEntries(rows.map((row) => [row.id, row.name]));
   }
 
