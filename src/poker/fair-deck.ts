@@ -4,7 +4,7 @@
  * every card; its SHA-256 (the commitment) is published before the first card is dealt.
  * The algorithm is part of the public contract (docs/FAIRNESS.md): changing it needs a new name.
  */
-import { createHash, createHmac } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Card } from "./cards.ts";
 import { shuffleDeck, type Rng } from "./rng.ts";
 
@@ -22,16 +22,18 @@ export function deckCommitment(secretHex: string): string {
  * `hand <n> block <k>` for k = 0, 1, 2, …; each 32-byte block is eight big-endian words.
  */
 export function handStream(secretHex: string, handNumber: number): Rng {
-  const key = Buffer.from(secretHex, "hex");
-  let block: Buffer = Buffer.alloc(0);
+  // Keyed once per hand; each block starts from a copy of that state (Bun's HMAC: a third of
+  // node:crypto's createHmac per block, and the deck is drawn for every hand).
+  const keyed = new Bun.CryptoHasher("sha256", Buffer.from(secretHex, "hex"));
+  let block: Uint8Array = new Uint8Array(0);
   let k = 0, offset = 32;
   return {
     nextUint32() {
       if (offset === 32) {
-        block = createHmac("sha256", key).update(`hand ${handNumber} block ${k++}`).digest();
+        block = keyed.copy().update(`hand ${handNumber} block ${k++}`).digest();
         offset = 0;
       }
-      const word = block.readUInt32BE(offset);
+      const word = ((block[offset] << 24) | (block[offset + 1] << 16) | (block[offset + 2] << 8) | block[offset + 3]) >>> 0;
       offset += 4;
       return word;
     },
