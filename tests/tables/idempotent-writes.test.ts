@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db";
-import { finishMatch, markMatchStarted, writeBatches, type TableBatch } from "../../src/modules/tables/persistence";
+import { markMatchStarted, writeBatches, type TableBatch } from "../../src/modules/tables/persistence";
+import { finishMatch } from "../../src/modules/tables/match-finish";
 import { createHarness, type Harness } from "../support/app";
 import { rowsOf } from "../campaigns/support";
 

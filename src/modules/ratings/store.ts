@@ -11,28 +11,39 @@ type RatingRow = typeof botRatings.$inferSelect;
 const toRow = (r: BotRating): RatingRow => ({ ...r, rating: conservativeRating(r) });
 
 /**
- * Inside the transaction that records the match: lock the players' rating rows (created at the
- * prior when missing, in bot id order so concurrent matches cannot deadlock), take the match's
- * place in the ratings' history, apply it. A bot's updates happen in rated_seq order, which the
- * rebuild replays.
+ * Inside the transaction that records the matches: lock the players' rating rows (created at the
+ * prior when missing, in bot id order so concurrent writers cannot deadlock), take each match's
+ * place in the ratings' history, apply them in that order. A bot's updates happen in rated_seq
+ * order, which the rebuild replays.
  */
-export async function rateMatch(tx: Queryable, matchId: string, results: MatchResult[]): Promise<void> {
-  const ids = results.map((r) => r.botId).sort(compareIds);
-  // Pipelined on the transaction's connection, run in this order: the sequence number is taken
+export async function rateMatches(tx: Queryable, rated: Array<{ matchId: string; results: MatchResult[] }>): Promise<void> {
+  if (rated.length === 0) return;
+  const ids = [...new Set(rated.flatMap((m) => m.results.map((r) => r.botId)))].sort(compareIds);
+  // Pipelined on the transaction's connection, run in this order: the sequence numbers are taken
   // once the rows are locked, so a bot's updates are numbered in the order they are applied.
-  const [, rows] = await Promise.all([
-    tx.insert(botRatings).values(ids.map((id) => toRow(priorRating(id)))).onConflictDoNothing(),
+  const [, rows, sequence] = await Promise.all([
+    tx.execute(sql`insert into bot_ratings (bot_id, mu, sigma, rating, matches_played, hands_played, sum_bb, sum_bb_squared)
+      select * from json_to_recordset(${JSON.stringify(ids.map((id) => snakeCase(toRow(priorRating(id)))))}::json) as ${RATING_COLUMNS}
+      on conflict do nothing`),
     tx.select().from(botRatings).where(anyOf(botRatings.botId, ids)).orderBy(sql`${botRatings.botId} collate "C"`).for("update"),
-    tx.update(matches).set({ ratedSeq: sql`nextval('rating_seq')` }).where(eq(matches.id, matchId)),
+    queryRows<{ seq: string }>(tx, sql`select nextval('rating_seq')::text as seq from generate_series(1, ${rated.length})`),
   ]);
-  const updated = applyMatch(new Map(rows.map((row) => [row.botId, row])), results).map(toRow);
-  // One statement for every player (JSON numbers carry doubles exactly: the shortest text that reads back the same).
-  await tx.execute(sql`update bot_ratings set mu = x.mu, sigma = x.sigma, rating = x.rating, matches_played = x.matches_played,
-      hands_played = x.hands_played, sum_bb = x.sum_bb, sum_bb_squared = x.sum_bb_squared
-    from json_to_recordset(${JSON.stringify(updated.map(snakeCase))}::json)
-      as x(bot_id text, mu float8, sigma float8, rating float8, matches_played int, hands_played int, sum_bb float8, sum_bb_squared float8)
-    where bot_ratings.bot_id = x.bot_id`);
+  const seqs = sequence.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const current = new Map<string, RatingRow>(rows.map((row) => [row.botId, row]));
+  for (const { results } of rated) for (const rating of applyMatch(current, results)) current.set(rating.botId, toRow(rating));
+  // Two statements for all players of all the matches (JSON numbers carry doubles exactly: the shortest text that reads back the same).
+  await Promise.all([
+    tx.execute(sql`update bot_ratings set mu = x.mu, sigma = x.sigma, rating = x.rating, matches_played = x.matches_played,
+        hands_played = x.hands_played, sum_bb = x.sum_bb, sum_bb_squared = x.sum_bb_squared
+      from json_to_recordset(${JSON.stringify(ids.map((id) => snakeCase(current.get(id)!)))}::json) as ${RATING_COLUMNS}
+      where bot_ratings.bot_id = x.bot_id`),
+    tx.execute(sql`update matches set rated_seq = x.seq
+      from json_to_recordset(${JSON.stringify(rated.map((m, i) => ({ id: m.matchId, seq: String(seqs[i]) })))}::json) as x(id text, seq bigint)
+      where matches.id = x.id`),
+  ]);
 }
+
+const RATING_COLUMNS = sql.raw("x(bot_id text, mu float8, sigma float8, rating float8, matches_played int, hands_played int, sum_bb float8, sum_bb_squared float8)");
 
 const snakeCase = (row: RatingRow) => ({
   bot_id: row.botId,

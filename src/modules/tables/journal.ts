@@ -2,12 +2,20 @@ import type { Db } from "../../db";
 import { isConnectionLost, transientCode, type RetryOptions } from "../../db/retry";
 import type { Clock } from "../../lib/clock";
 import type { MatchStore } from "./match-runner";
-import { emptyBatch, finishMatch, markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
+import { emptyBatch, markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
 import type { TableRuntime } from "./runtime";
+import { finishMatches, type FinishedMatch } from "./match-finish";
 import { FencedError, type FenceToken } from "../cluster/lease";
 
 /** Above this many unwritten hands, matches wait for the database (backpressure). */
 const MAX_PENDING_HANDS = 2_000;
+
+/** A match end waiting to be written, after its table's hands already in flight. */
+interface EndingMatch extends FinishedMatch {
+  earlierWrite: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * Writes completed hands of every table in the background. While one transaction runs, hands
@@ -20,6 +28,8 @@ export class HandJournal implements MatchStore {
   private draining: Promise<void> | null = null;
   private inFlight: Promise<void> = Promise.resolve();
   private readonly failures = new Map<string, unknown>();
+  private ending: EndingMatch[] = [];
+  private endingDrain: Promise<void> | null = null;
   /** A lost connection is waited out (writes are idempotent), not turned into aborted matches. */
   private readonly retry: RetryOptions;
   /** Told of every seat closure once it is written: the bot may sit elsewhere from then on. */
@@ -84,14 +94,16 @@ export class HandJournal implements MatchStore {
 
   /**
    * Ends a match: its table's unwritten hands go into the match-end transaction, after any
-   * earlier batch of the table already on its way to the database.
+   * earlier batch of the table already on its way to the database. Matches that end while
+   * another match end is being written go together in the next transaction.
    */
-  async finish(outcome: MatchOutcome): Promise<void> {
-    const last = this.take(outcome.tableId) ?? emptyBatch(outcome.tableId, outcome.matchId);
-    await this.inFlight;
-    const failure = this.failures.get(outcome.tableId);
-    if (failure) throw failure;
-    await finishMatch(this.db, outcome, last, this.fence(), this.retry);
+  finish(outcome: MatchOutcome): Promise<void> {
+    const lastBatch = this.take(outcome.tableId) ?? emptyBatch(outcome.tableId, outcome.matchId);
+    const earlierWrite = this.inFlight;
+    return new Promise<void>((resolve, reject) => {
+      this.ending.push({ outcome, lastBatch, earlierWrite, resolve, reject });
+      this.endingDrain ??= this.drainEndings();
+    });
   }
 
   /** Forget a table (its match ended or was aborted). */
@@ -137,6 +149,41 @@ export class HandJournal implements MatchStore {
       }
     } finally {
       this.draining = null;
+    }
+  }
+
+  private async drainEndings(): Promise<void> {
+    // One macrotask first, so matches that end at the same moment go together.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.ending.length > 0) {
+        // Each waits for its table's earlier hands; those that end meanwhile join (twice at most, so
+        // none waits forever); any arriving later go in the next transaction.
+        let waited = 0;
+        for (let round = 0; round < 2 && waited < this.ending.length; round++) {
+          const arrived = this.ending.length;
+          await Promise.all(this.ending.slice(waited, arrived).map((e) => e.earlierWrite));
+          waited = arrived;
+        }
+        const group = this.ending.splice(0, waited);
+        const ready: EndingMatch[] = [];
+        for (const end of group) {
+          const failure = this.failures.get(end.outcome.tableId);
+          if (failure) end.reject(failure);
+          else ready.push(end);
+        }
+        if (ready.length === 0) continue;
+        try {
+          await finishMatches(this.db, ready, this.fence(), this.retry);
+          for (const end of ready) end.resolve();
+        } catch (error) {
+          if (ready.length === 1) ready[0].reject(error);
+          // One match's failure (a lost lease on its table, say) must not end the others': each alone.
+          else await Promise.all(ready.map((end) => finishMatches(this.db, [end], this.fence(), this.retry).then(end.resolve, end.reject)));
+        }
+      }
+    } finally {
+      this.endingDrain = null;
     }
   }
 }

@@ -1,10 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
 import { retryTransient, type RetryOptions } from "../../db/retry";
-import { botStats, developers, hands, matches, matchPlayers, seats, tables, type TableConfig } from "../../db/schema";
-import { invariant } from "../../lib/assert";
+import { developers, hands, matches, seats, tables, type TableConfig } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
-import { rateMatch } from "../ratings/store";
 import type { HandResults } from "../ratings/skill";
 import { cashoutWithin } from "../credits/ledger";
 import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
@@ -102,7 +100,7 @@ export async function markMatchStarted(
  * the developers who cash out and one statement per cashout. They are issued at once, in this order, and pipelined on the transaction's connection:
  * the server runs them in order, and no round trip waits for the one before.
  */
-function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
+export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
   const closures = batches
     .flatMap((batch) => batch.closures.map((closure) => ({ batch, closure })))
     .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || compareIds(a.closure.seatId, b.closure.seatId));
@@ -175,99 +173,6 @@ async function withOpenClosures(tx: Tx, batches: TableBatch[]): Promise<TableBat
   const open = await queryRows<{ id: string }>(tx, sql`select id from seats where ${anyOf(seats.id, seatIds)} and status = 'open'`);
   const stillOpen = new Set(open.map((row) => row.id));
   return batches.map((b) => ({ ...b, closures: b.closures.filter((c) => stillOpen.has(c.seatId)) }));
-}
-
-/**
- * The end of a match, in ONE transaction: the last hands, the match record and its players,
- * every player's stats and the cashout of every seat still open.
- */
-export async function finishMatch(
-  db: Db,
-  outcome: MatchOutcome,
-  lastBatch: TableBatch,
-  fence: FenceToken | null = null,
-  retry: RetryOptions = {},
-): Promise<void> {
-  const buyIns = outcome.players.reduce((sum, p) => sum + p.buyIn, 0);
-  const finals = outcome.players.reduce((sum, p) => sum + p.finalChips, 0);
-  invariant(buyIns === finals, `match ${outcome.matchId}: final chips ${finals} must equal buy-ins ${buyIns}`);
-  const winners = winnersOf(outcome.players);
-  const winnerIds = new Set(winners.map((w) => w.botId));
-  const closures = [...lastBatch.closures, ...outcome.finalClosures];
-  const record = {
-    status: "completed" as const,
-    handsPlayed: outcome.handsPlayed,
-    winners,
-    endedAt: outcome.endedAt,
-    durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
-  };
-  const players = outcome.players.map(({ handResults: _, ...p }) => ({ ...p, matchId: outcome.matchId, profit: p.finalChips - p.buyIn }));
-  const ratingResults = outcome.players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, hands: p.handResults }));
-  const write = (attempt: number) =>
-    db.transaction(async (tx) => {
-      await assertLease(tx, fence, [outcome.tableId]);
-      // Run again after a lost connection: if the first run committed, the match is completed.
-      if (attempt > 1 && (await matchStatus(tx, outcome.matchId)) === "completed") return;
-      // Records first, money last: the developers' balance rows, locked by the cashouts, are then
-      // held for one pipelined round trip and the commit, so match ends sharing developers do not
-      // queue behind each other's stats and ratings.
-      await Promise.all([
-        tx.insert(matchPlayers).values(players),
-        // In bot id order: a bot that busted here may already play elsewhere, whose match end upserts it too.
-        ...[...outcome.players]
-          .filter(() => outcome.ranked)
-          .sort((a, b) => compareIds(a.botId, b.botId))
-          .map((p) => addToStats(tx, p, winnerIds.has(p.botId), outcome.endedAt)),
-        tx.update(tables).set({ status: "finished" }).where(eq(tables.id, outcome.tableId)),
-      ]);
-      if (outcome.rated) await rateMatch(tx, outcome.matchId, ratingResults);
-      // The record after the batch: its handsPlayed counts the hands, where the batch's count is
-      // the last hand's number (a hand voided by a crash leaves a gap).
-      await Promise.all([
-        ...batchStatements(tx, [{ ...lastBatch, closures }], outcome.endedAt),
-        tx.update(matches).set(record).where(eq(matches.id, outcome.matchId)),
-      ]);
-    });
-  await retryTransient(write, retry);
-}
-
-async function matchStatus(tx: Tx, matchId: string): Promise<string | undefined> {
-  const [row] = await tx.select({ status: matches.status }).from(matches).where(eq(matches.id, matchId));
-  return row?.status;
-}
-
-async function addToStats(tx: Tx, player: MatchPlayerRecord, won: boolean, endedAt: Date): Promise<void> {
-  const profit = player.finalChips - player.buyIn;
-  await tx
-    .insert(botStats)
-    .values({
-      botId: player.botId,
-      matchesPlayed: 1,
-      matchesWon: won ? 1 : 0,
-      handsPlayed: player.handsPlayed,
-      handsWon: player.handsWon,
-      totalBuyIns: player.buyIn,
-      totalWinnings: player.finalChips,
-      netChips: profit,
-      biggestWin: Math.max(0, profit),
-      biggestLoss: Math.min(0, profit),
-      lastPlayed: endedAt,
-    })
-    .onConflictDoUpdate({
-      target: botStats.botId,
-      set: {
-        matchesPlayed: sql`${botStats.matchesPlayed} + excluded.matches_played`,
-        matchesWon: sql`${botStats.matchesWon} + excluded.matches_won`,
-        handsPlayed: sql`${botStats.handsPlayed} + excluded.hands_played`,
-        handsWon: sql`${botStats.handsWon} + excluded.hands_won`,
-        totalBuyIns: sql`${botStats.totalBuyIns} + excluded.total_buy_ins`,
-        totalWinnings: sql`${botStats.totalWinnings} + excluded.total_winnings`,
-        netChips: sql`${botStats.netChips} + excluded.net_chips`,
-        biggestWin: sql`greatest(${botStats.biggestWin}, excluded.biggest_win)`,
-        biggestLoss: sql`least(${botStats.biggestLoss}, excluded.biggest_loss)`,
-        lastPlayed: sql`greatest(${botStats.lastPlayed}, excluded.last_played)`,
-      },
-    });
 }
 
 /**

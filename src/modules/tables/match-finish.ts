@@ -1,0 +1,189 @@
+import { and, eq, sql } from "drizzle-orm";
+import { anyOf, type Db, type Tx } from "../../db";
+import { retryTransient, type RetryOptions } from "../../db/retry";
+import { botStats, matches, tables } from "../../db/schema";
+import { invariant } from "../../lib/assert";
+import { compareIds } from "../../lib/ids";
+import { assertLease, type FenceToken } from "../cluster/lease";
+import { rateMatches } from "../ratings/store";
+import { batchStatements, winnersOf, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "./persistence";
+
+/** A match that ended, with its table's hands and seat closures not yet written. */
+export interface FinishedMatch {
+  outcome: MatchOutcome;
+  lastBatch: TableBatch;
+}
+
+/** The end of one match, in one transaction (see finishMatches). */
+export function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: TableBatch, fence: FenceToken | null = null, retry: RetryOptions = {}): Promise<void> {
+  return finishMatches(db, [{ outcome, lastBatch }], fence, retry);
+}
+
+/**
+ * The end of any number of matches, in ONE transaction: their last hands, the match records and
+ * players, every player's stats and rating, and the cashout of every seat still open. Matches that
+ * end together (a busy node ends dozens at once) share the statements and take each developer's
+ * balance row once, instead of queueing behind each other's locks. Run again after a lost
+ * connection, matches the first run completed are left out.
+ */
+export async function finishMatches(db: Db, finished: FinishedMatch[], fence: FenceToken | null = null, retry: RetryOptions = {}): Promise<void> {
+  for (const { outcome } of finished) {
+    const buyIns = outcome.players.reduce((sum, p) => sum + p.buyIn, 0);
+    const finals = outcome.players.reduce((sum, p) => sum + p.finalChips, 0);
+    invariant(buyIns === finals, `match ${outcome.matchId}: final chips ${finals} must equal buy-ins ${buyIns}`);
+  }
+  const write = (attempt: number) =>
+    db.transaction(async (tx) => {
+      await assertLease(tx, fence, finished.map((f) => f.outcome.tableId));
+      const pending = attempt > 1 ? await notCompleted(tx, finished) : finished;
+      if (pending.length > 0) await writeFinishes(tx, pending);
+    });
+  await retryTransient(write, retry);
+}
+
+async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
+  const outcomes = finished.map((f) => f.outcome);
+  // Records first, money last: the developers' balance rows, locked by the cashouts, are then held
+  // for one pipelined round trip and the commit, so other writers sharing developers wait least.
+  const stats = statsRows(outcomes.filter((o) => o.ranked));
+  await Promise.all([
+    insertPlayers(tx, outcomes),
+    stats.length > 0 ? upsertStats(tx, stats) : null,
+    tx.update(tables).set({ status: "finished" }).where(anyOf(tables.id, outcomes.map((o) => o.tableId))),
+  ]);
+  await rateMatches(
+    tx,
+    outcomes.filter((o) => o.rated).map((o) => ({ matchId: o.matchId, results: o.players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, hands: p.handResults })) })),
+  );
+  const batches = finished.map(({ outcome, lastBatch }) => ({ ...lastBatch, closures: [...lastBatch.closures, ...outcome.finalClosures] }));
+  const latestEnd = new Date(Math.max(...outcomes.map((o) => o.endedAt.getTime())));
+  // The records after the batch: their handsPlayed counts the hands, where the batch's count is
+  // the last hand's number (a hand voided by a crash leaves a gap).
+  const records = outcomes.map((o) => ({
+    id: o.matchId,
+    hands_played: o.handsPlayed,
+    winners: winnersOf(o.players),
+    ended_at: o.endedAt.toISOString(),
+    duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
+  }));
+  await Promise.all([
+    ...batchStatements(tx, batches, latestEnd),
+    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, winners jsonb, ended_at timestamptz, duration_ms bigint)
+      where matches.id = x.id`),
+  ]);
+}
+
+async function notCompleted(tx: Tx, finished: FinishedMatch[]): Promise<FinishedMatch[]> {
+  const ids = finished.map((f) => f.outcome.matchId);
+  const done = await tx.select({ id: matches.id }).from(matches).where(and(anyOf(matches.id, ids), eq(matches.status, "completed")));
+  const completed = new Set(done.map((row) => row.id));
+  return finished.filter((f) => !completed.has(f.outcome.matchId));
+}
+
+type StatsRow = typeof botStats.$inferInsert & { botId: string; lastPlayed: Date };
+
+/**
+ * One row per bot, in bot id order: a bot that busted in one match may already have played another
+ * that ends with it, and one statement cannot upsert a row twice.
+ */
+function statsRows(outcomes: MatchOutcome[]): StatsRow[] {
+  const byBot = new Map<string, StatsRow>();
+  for (const outcome of outcomes) {
+    const winnerIds = new Set(winnersOf(outcome.players).map((w) => w.botId));
+    for (const player of outcome.players) {
+      const row = statsOf(player, winnerIds.has(player.botId), outcome.endedAt);
+      const earlier = byBot.get(player.botId);
+      byBot.set(player.botId, earlier ? mergeStats(earlier, row) : row);
+    }
+  }
+  return [...byBot.values()].sort((a, b) => compareIds(a.botId, b.botId));
+}
+
+function statsOf(player: MatchPlayerRecord, won: boolean, endedAt: Date): StatsRow {
+  const profit = player.finalChips - player.buyIn;
+  return {
+    botId: player.botId,
+    matchesPlayed: 1,
+    matchesWon: won ? 1 : 0,
+    handsPlayed: player.handsPlayed,
+    handsWon: player.handsWon,
+    totalBuyIns: player.buyIn,
+    totalWinnings: player.finalChips,
+    netChips: profit,
+    biggestWin: Math.max(0, profit),
+    biggestLoss: Math.min(0, profit),
+    lastPlayed: endedAt,
+  };
+}
+
+function mergeStats(a: StatsRow, b: StatsRow): StatsRow {
+  const sum = (key: "matchesPlayed" | "matchesWon" | "handsPlayed" | "handsWon" | "totalBuyIns" | "totalWinnings" | "netChips") => Number(a[key]) + Number(b[key]);
+  return {
+    botId: a.botId,
+    matchesPlayed: sum("matchesPlayed"),
+    matchesWon: sum("matchesWon"),
+    handsPlayed: sum("handsPlayed"),
+    handsWon: sum("handsWon"),
+    totalBuyIns: sum("totalBuyIns"),
+    totalWinnings: sum("totalWinnings"),
+    netChips: sum("netChips"),
+    biggestWin: Math.max(Number(a.biggestWin), Number(b.biggestWin)),
+    biggestLoss: Math.min(Number(a.biggestLoss), Number(b.biggestLoss)),
+    lastPlayed: a.lastPlayed > b.lastPlayed ? a.lastPlayed : b.lastPlayed,
+  };
+}
+
+// Rows go in as ONE json parameter, so each statement's text never changes and stays prepared.
+
+function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
+  const rows = outcomes.flatMap((o) =>
+    o.players.map((p) => ({
+      match_id: o.matchId,
+      bot_id: p.botId,
+      developer_id: p.developerId,
+      seat_id: p.seatId,
+      position: p.position,
+      buy_in: p.buyIn,
+      final_chips: p.finalChips,
+      profit: p.finalChips - p.buyIn,
+      hands_played: p.handsPlayed,
+      hands_won: p.handsWon,
+    })),
+  );
+  return tx.execute(sql`insert into match_players (match_id, bot_id, developer_id, seat_id, position, buy_in, final_chips, profit, hands_played, hands_won)
+    select x.match_id, x.bot_id, x.developer_id, x.seat_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won
+    from json_to_recordset(${JSON.stringify(rows)}::json) as x(match_id text, bot_id text, developer_id text, seat_id text, position int,
+      buy_in bigint, final_chips bigint, profit bigint, hands_played int, hands_won int)`);
+}
+
+function upsertStats(tx: Tx, rows: StatsRow[]): Promise<unknown> {
+  const json = rows.map((r) => ({
+    bot_id: r.botId,
+    matches_played: r.matchesPlayed,
+    matches_won: r.matchesWon,
+    hands_played: r.handsPlayed,
+    hands_won: r.handsWon,
+    total_buy_ins: r.totalBuyIns,
+    total_winnings: r.totalWinnings,
+    net_chips: r.netChips,
+    biggest_win: r.biggestWin,
+    biggest_loss: r.biggestLoss,
+    last_played: r.lastPlayed.toISOString(),
+  }));
+  return tx.execute(sql`insert into bot_stats (bot_id, matches_played, matches_won, hands_played, hands_won, total_buy_ins, total_winnings, net_chips, biggest_win, biggest_loss, last_played)
+    select x.bot_id, x.matches_played, x.matches_won, x.hands_played, x.hands_won, x.total_buy_ins, x.total_winnings, x.net_chips, x.biggest_win, x.biggest_loss, x.last_played
+    from json_to_recordset(${JSON.stringify(json)}::json) as x(bot_id text, matches_played int, matches_won int, hands_played int, hands_won int,
+      total_buy_ins bigint, total_winnings bigint, net_chips bigint, biggest_win bigint, biggest_loss bigint, last_played timestamptz)
+    on conflict (bot_id) do update set
+      matches_played = bot_stats.matches_played + excluded.matches_played,
+      matches_won = bot_stats.matches_won + excluded.matches_won,
+      hands_played = bot_stats.hands_played + excluded.hands_played,
+      hands_won = bot_stats.hands_won + excluded.hands_won,
+      total_buy_ins = bot_stats.total_buy_ins + excluded.total_buy_ins,
+      total_winnings = bot_stats.total_winnings + excluded.total_winnings,
+      net_chips = bot_stats.net_chips + excluded.net_chips,
+      biggest_win = greatest(bot_stats.biggest_win, excluded.biggest_win),
+      biggest_loss = least(bot_stats.biggest_loss, excluded.biggest_loss),
+      last_played = greatest(bot_stats.last_played, excluded.last_played)`);
+}
