@@ -4,8 +4,11 @@ import { BusTimeoutError, NoResponderError, REQUEST_TIMEOUT_MS, type Bus, type H
 export class LocalBus implements Bus {
   readonly kind = "local" as const;
   private readonly handlers = new Map<string, Set<Handler>>();
-  /** Subscriptions with a wildcard: none in most processes, so publishing stays one map lookup. */
-  private patterns = 0;
+  /**
+   * Subscriptions with a wildcard, apart: a publish scans these few, never every exact subject
+   * (a node with 10,000 bots connected holds 10,000 of those, and each connect publishes).
+   */
+  private readonly patterns = new Map<string, Set<Handler>>();
 
   publish(subject: string, message: Json): void {
     const handlers = this.matching(subject);
@@ -21,19 +24,17 @@ export class LocalBus implements Bus {
   }
 
   subscribe(subject: string, handler: Handler): Subscription {
-    let handlers = this.handlers.get(subject);
-    if (!handlers) this.handlers.set(subject, (handlers = new Set()));
+    const bySubject = subject.includes("*") ? this.patterns : this.handlers;
+    let handlers = bySubject.get(subject);
+    if (!handlers) bySubject.set(subject, (handlers = new Set()));
     handlers.add(handler);
-    const wildcard = subject.includes("*");
-    if (wildcard) this.patterns++;
     let active = true;
     return {
       unsubscribe: () => {
         if (!active) return;
         active = false;
-        if (wildcard) this.patterns--;
         handlers.delete(handler);
-        if (handlers.size === 0 && this.handlers.get(subject) === handlers) this.handlers.delete(subject);
+        if (handlers.size === 0 && bySubject.get(subject) === handlers) bySubject.delete(subject);
       },
     };
   }
@@ -55,10 +56,9 @@ export class LocalBus implements Bus {
   private matching(subject: string): Handler[] {
     const exact = this.handlers.get(subject);
     const found = exact ? [...exact] : [];
-    if (this.patterns > 0) {
+    if (this.patterns.size > 0) {
       const tokens = subject.split(".");
-      for (const [pattern, handlers] of this.handlers) {
-        if (!pattern.includes("*")) continue;
+      for (const [pattern, handlers] of this.patterns) {
         const parts = pattern.split(".");
         if (parts.length === tokens.length && parts.every((part, i) => part === "*" || part === tokens[i])) found.push(...handlers);
       }
@@ -68,5 +68,6 @@ export class LocalBus implements Bus {
 
   async close(): Promise<void> {
     this.handlers.clear();
+    this.patterns.clear();
   }
 }
