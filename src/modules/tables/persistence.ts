@@ -96,21 +96,25 @@ export async function markMatchStarted(
 
 /**
  * The statements that write any number of tables' batches: three, whatever the count (each takes
- * its rows as ONE jsonb parameter, so the SQL never changes and stays prepared), plus the lock of
- * the developers who cash out and one statement per cashout. They are issued at once, in this order, and pipelined on the transaction's connection:
- * the server runs them in order, and no round trip waits for the one before.
+ * its rows as a few array or json parameters, so the SQL never changes and stays prepared), plus
+ * the lock of the developers who cash out and one statement per cashout. They are issued at once,
+ * in this order, and pipelined on the transaction's connection: the server runs them in order, and
+ * no round trip waits for the one before.
  */
 export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
   const closures = batches
     .flatMap((batch) => batch.closures.map((closure) => ({ batch, closure })))
     .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || compareIds(a.closure.seatId, b.closure.seatId));
   const statements: Promise<unknown>[] = [];
-  const handRows = batches.flatMap((b) => b.hands.map((h) => ({ match_id: b.matchId, number: h.number, history: h.history })));
+  const handRows = batches.flatMap((b) => b.hands.map((h) => ({ matchId: b.matchId, number: h.number, history: h.history })));
   if (handRows.length > 0) {
+    // The histories as one text, a line each (JSON text never holds a raw newline): Postgres splits
+    // it and reads each history once, where one JSON document of every row is parsed whole first.
     statements.push(
       tx.execute(sql`insert into hands (match_id, number, history, created_at)
-        select x.match_id, x.number, x.history, ${now.toISOString()}::timestamptz
-        from json_to_recordset(${JSON.stringify(handRows)}::json) as x(match_id text, number int, history json)
+        select x.match_id, x.number, x.history::json, ${now.toISOString()}::timestamptz
+        from unnest(${sql.param(handRows.map((r) => r.matchId))}::text[], ${sql.param(handRows.map((r) => r.number))}::int[],
+          string_to_array(${handRows.map((r) => JSON.stringify(r.history)).join("\n")}::text, E'\n')) as x(match_id, number, history)
         on conflict (match_id, number) do nothing`),
     );
     const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
