@@ -17,7 +17,8 @@ const STRATEGIES = (process.env.BENCH_STRATEGIES ?? "random,caller,tight,raiser"
 
 const testDb = await createTestDatabase("bench_e2e");
 const config = loadConfig({ DATABASE_URL: testDb.url, FAUCET_AMOUNT: "100000000", PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1" });
-const database = await openDatabase({ databaseUrl: testDb.url, maxConnections: 20 });
+// The pool a serving node opens (openDatabase's default), not a bigger one: on two cores, more connections only add contention.
+const database = await openDatabase({ databaseUrl: testDb.url });
 const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret: await ensureJwtSecret(database.db, undefined), log: () => {} });
 const { identity, accounts, bots, tables, matches } = app.services;
 
