@@ -44,7 +44,9 @@ export function handStream(secretHex: string, handNumber: number): Rng {
  * The deck of hand `handNumber`: Fisher–Yates over 2c, 2d, 2h, 2s, 3c, … As (card id = rank × 4
  * + suit), for i = 0 … 50 swapping position i with i + (w mod (52 − i)), where w is the next word
  * of the hand's stream below the largest multiple of (52 − i) that fits in 2^32 (rejection: no bias).
+ * Step i fixes position i for good, so with `cardsNeeded` (a hand deals at most 2 × players + 8)
+ * only the first steps are run: those cards are exactly the full deck's, the rest are never dealt.
  */
-export function fairDeck(secretHex: string, handNumber: number): Card[] {
-  return shuffleDeck(handStream(secretHex, handNumber));
+export function fairDeck(secretHex: string, handNumber: number, cardsNeeded = 52): Card[] {
+  return shuffleDeck(handStream(secretHex, handNumber), cardsNeeded);
 }

@@ -16,9 +16,10 @@ export function dealOfHand(handNumber: number, duplicate: boolean): number {
  * The deck of each hand: from the match's committed secret (provably fair), or else from the seeded
  * PRNG in play order (replays). A duplicate match repeats each deck once.
  */
-export function dealSource(config: Pick<TableConfig, "duplicate">, deckSecret: string | null, rng: Rng): (handNumber: number) => Card[] {
+export function dealSource(config: Pick<TableConfig, "duplicate">, deckSecret: string | null, rng: Rng): (handNumber: number, cardsNeeded: number) => Card[] {
   const duplicate = config.duplicate === true;
-  if (deckSecret !== null) return (handNumber) => fairDeck(deckSecret, dealOfHand(handNumber, duplicate));
+  if (deckSecret !== null) return (handNumber, cardsNeeded) => fairDeck(deckSecret, dealOfHand(handNumber, duplicate), cardsNeeded);
+  // The seeded PRNG shuffles whole decks: a replay draws the same words in the same order.
   let previous: Card[] = [];
   return (handNumber) => {
     if (!duplicate || handNumber % 2 === 1) previous = shuffleDeck(rng);

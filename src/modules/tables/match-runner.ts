@@ -38,7 +38,7 @@ export interface MatchDeps {
   /** Built-in bots' decisions, and the decks when `deckFor` is absent (seeded replays). */
   rng: Rng;
   /** The deck of a hand by its number (provably fair deals: derived from the match's secret). */
-  deckFor?: (handNumber: number) => Card[];
+  deckFor?: (handNumber: number, cardsNeeded: number) => Card[];
   store: MatchStore;
   askBot: AskBot;
   /** Delivers a protocol message to a bot that is not a built-in. */
@@ -169,7 +169,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     buttonSeatIndex: table.buttonPosition,
     smallBlind: table.config.smallBlind,
     bigBlind: table.config.bigBlind,
-    deck: deps.deckFor ? deps.deckFor(table.handNumber) : shuffleDeck(deps.rng),
+    deck: deps.deckFor ? deps.deckFor(table.handNumber, 2 * inPlay.length + 8) : shuffleDeck(deps.rng),
   });
   table.hand = state;
   const remoteSeats = inPlay.filter((s) => s.strategy === null);
