@@ -1,4 +1,5 @@
 /** Shared pieces of the benchmarks: a real server process, a fresh database, a load loop. */
+import { readFileSync } from "node:fs";
 import { createTestDatabase } from "../tests/support/db";
 import { ROOT, spawnMain } from "../tests/support/process";
 
@@ -9,6 +10,8 @@ export interface ServerProcess {
   url: string;
   /** Milliseconds from spawn until /health answered 200. */
   startToHealthyMs: number;
+  /** CPU time the server process has used so far (user + system, from /proc), in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -21,11 +24,19 @@ export async function spawnServer(env: Record<string, string>, command?: string[
   return {
     url,
     startToHealthyMs,
+    cpuMs: () => processCpuMs(child.pid),
     async stop() {
       child.kill("SIGTERM");
       await child.exited;
     },
   };
+}
+
+/** utime + stime of a process from /proc/<pid>/stat (clock ticks of 10 ms). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** A fresh Postgres database for one benchmark run (the tests' helper). */
