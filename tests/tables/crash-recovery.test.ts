@@ -40,7 +40,9 @@ describe("crash recovery", () => {
       (await first.api("POST", "/api/bots", { token, body: strategy ? { name, strategy } : { name } })).body;
 
     // A long match of built-ins, a match with a slow remote bot, and a waiting table with one seat taken.
-    const builtIn = (await first.api("POST", "/api/tables", { token, body: { maxPlayers: 3, maxHands: 100_000 } })).body.tableId;
+    // Blinds of 1 for three callers: a stack moves about 1.4 chips a hand, so none of 1,000 busts
+    // (ending the match) in the tens of thousands of hands it plays before the kill.
+    const builtIn = (await first.api("POST", "/api/tables", { token, body: { maxPlayers: 3, maxHands: 100_000, smallBlind: 1, bigBlind: 1 } })).body.tableId;
     for (const name of ["c1", "c2", "c3"]) await first.api("POST", `/api/tables/${builtIn}/join`, { token, body: { botId: (await bot(name, "caller")).botId } });
     const remote = await bot("remote");
     const ws = await new WsBot(first.url, remote.apiKey, (request, self) => {
