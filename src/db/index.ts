@@ -1,5 +1,3 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -9,7 +7,7 @@ import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { lockDirectory } from "./directory-lock";
-import { createMigratedDirectory, ensureSnapshot, isFreshDirectory, MIGRATIONS_FOLDER, replenishSparesInBackground, restoreSnapshot, snapshotPath, takeSpare } from "./pglite-snapshot";
+import { createPgliteDirectory, isFreshDirectory, MIGRATIONS_FOLDER } from "./pglite-snapshot";
 import { isConflict } from "./retry";
 import * as schema from "./schema";
 
@@ -64,7 +62,7 @@ export function sessionNameOf(hostId: string): string {
  * Drizzle sends every query it did not name unprepared: postgres.js then describes it first, one
  * more round trip each time, and Postgres parses and plans it anew (measured 3× slower here, and
  * in a transaction every statement paid it). Our SQL comes in a bounded number of shapes (batch
- * writes take one json parameter, not a growing VALUES list), so postgres.js may keep each one
+ * writes take their rows as a few json, array or text parameters, never a growing VALUES list), so postgres.js may keep each one
  * prepared per connection: on the pool and in every transaction and savepoint it opens. Should
  * some text vary after all, the first MAX_PREPARED_SHAPES texts stay prepared and later ones are
  * sent unprepared, so neither postgres.js's cache nor the server's memory grows without bound.
@@ -118,34 +116,6 @@ async function openPglite(dir: string): Promise<Database> {
   } catch (error) {
     unlock();
     throw error;
-  }
-}
-
-/**
- * A first start: the directory becomes the spare copy of the pre-migrated snapshot (a rename) or
- * a copy of it (the snapshot is built now if missing).
- */
-async function createPgliteDirectory(dir: string): Promise<void> {
-  const installed = snapshotPath();
-  if (existsSync(installed)) {
-    console.log(`first start: creating the embedded database in ${dir} (from the snapshot built at install, well under a second)`);
-    if (!takeSpare(installed, dir)) restoreSnapshot(installed, dir);
-    return replenishSparesInBackground(installed);
-  }
-  console.log(`first start: creating the embedded database in ${dir} (no snapshot of these migrations yet: initdb and migrations, a few seconds)`);
-  const snapshot = await ensureSnapshot();
-  if (snapshot) {
-    restoreSnapshot(snapshot.path, dir);
-    return replenishSparesInBackground(snapshot.path);
-  }
-  // The cache cannot be written: build it beside the directory, then copy it in.
-  const staging = `${resolve(dir)}.snapshot-${process.pid}`;
-  mkdirSync(dirname(staging), { recursive: true });
-  try {
-    await createMigratedDirectory(staging);
-    restoreSnapshot(staging, dir);
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
   }
 }
 

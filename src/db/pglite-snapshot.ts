@@ -64,7 +64,7 @@ export function isFreshDirectory(dir: string): boolean {
  * PGlite and closed. Built beside `target` and renamed into place, so it is whole or absent.
  * Resolves false when another process created `target` first (it is then theirs, and whole).
  */
-export async function createMigratedDirectory(target: string): Promise<boolean> {
+async function createMigratedDirectory(target: string): Promise<boolean> {
   const staging = `${target}.building-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   try {
@@ -100,7 +100,7 @@ export async function createMigratedDirectory(target: string): Promise<boolean> 
  * The snapshot for the current migrations: the one built at install, or built now (once) when
  * there is none. Null when the cache cannot be written; `built` says whether this call built it.
  */
-export async function ensureSnapshot(): Promise<{ path: string; built: boolean } | null> {
+async function ensureSnapshot(): Promise<{ path: string; built: boolean } | null> {
   const path = snapshotPath();
   if (existsSync(path)) return { path, built: false };
   try {
@@ -129,7 +129,7 @@ function copyTree(from: string, to: string, last?: string): void {
  * beside it and renamed into place; an existing one (a mount point, say) is filled in place behind
  * a marker, PG_VERSION last, so an interrupted copy is never taken for a database.
  */
-export function restoreSnapshot(snapshot: string, dir: string): void {
+function restoreSnapshot(snapshot: string, dir: string): void {
   dir = resolve(dir);
   if (!isFreshDirectory(dir)) throw new Error(`${dir} already holds a database`);
   if (!existsSync(dir)) {
@@ -173,7 +173,7 @@ function sparePaths(snapshot: string): string[] {
  * first start with no file to write. False when there is no spare, or it cannot be moved there
  * (another file system, a mount point); the caller then copies the snapshot.
  */
-export function takeSpare(snapshot: string, dir: string): boolean {
+function takeSpare(snapshot: string, dir: string): boolean {
   dir = resolve(dir);
   for (const spare of sparePaths(snapshot)) {
     if (!existsSync(spare)) continue;
@@ -194,7 +194,7 @@ export function takeSpare(snapshot: string, dir: string): boolean {
 }
 
 /** Makes the missing spare copies of the snapshot (one process at a time; the others leave it to that one). */
-export function makeSpares(snapshot: string): void {
+function makeSpares(snapshot: string): void {
   if (!existsSync(snapshot) || sparePaths(snapshot).every((spare) => existsSync(spare))) return;
   let unlock: () => void;
   try {
@@ -223,7 +223,7 @@ export function makeSpares(snapshot: string): void {
 }
 
 /** When a spare is missing, a detached helper process (this file, `--spare`) makes it, off every start's path. */
-export function replenishSparesInBackground(snapshot: string): void {
+function replenishSparesInBackground(snapshot: string): void {
   if (sparePaths(snapshot).every((spare) => existsSync(spare))) return;
   try {
     const helper = Bun.spawn([process.execPath, fileURLToPath(import.meta.url), "--spare"], { stdio: ["ignore", "ignore", "ignore"], detached: true });
@@ -232,6 +232,34 @@ export function replenishSparesInBackground(snapshot: string): void {
     setPriority(helper.pid, 19);
   } catch {
     // no helper: the next first start copies the snapshot instead
+  }
+}
+
+/**
+ * A first start: the directory becomes the spare copy of the pre-migrated snapshot (a rename) or
+ * a copy of it (the snapshot is built now if missing).
+ */
+export async function createPgliteDirectory(dir: string): Promise<void> {
+  const installed = snapshotPath();
+  if (existsSync(installed)) {
+    console.log(`first start: creating the embedded database in ${dir} (from the snapshot built at install, well under a second)`);
+    if (!takeSpare(installed, dir)) restoreSnapshot(installed, dir);
+    return replenishSparesInBackground(installed);
+  }
+  console.log(`first start: creating the embedded database in ${dir} (no snapshot of these migrations yet: initdb and migrations, a few seconds)`);
+  const snapshot = await ensureSnapshot();
+  if (snapshot) {
+    restoreSnapshot(snapshot.path, dir);
+    return replenishSparesInBackground(snapshot.path);
+  }
+  // The cache cannot be written: build it beside the directory, then copy it in.
+  const staging = `${resolve(dir)}.snapshot-${process.pid}`;
+  mkdirSync(dirname(staging), { recursive: true });
+  try {
+    await createMigratedDirectory(staging);
+    restoreSnapshot(staging, dir);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
