@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { anyOf, type Db, type Tx } from "../../db";
 import { retryTransient, type RetryOptions } from "../../db/retry";
-import { botStats, matches, tables } from "../../db/schema";
+import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { compareIds } from "../../lib/ids";
 import { assertLease, type FenceToken } from "../cluster/lease";
@@ -81,7 +81,22 @@ async function notCompleted(tx: Tx, finished: FinishedMatch[]): Promise<Finished
   return finished.filter((f) => !completed.has(f.outcome.matchId));
 }
 
-type StatsRow = typeof botStats.$inferInsert & { botId: string; lastPlayed: Date };
+/** A bot's stats row as the upsert reads it from JSON (column names, a Date becoming its ISO text). */
+interface StatsRow {
+  bot_id: string;
+  matches_played: number;
+  matches_won: number;
+  hands_played: number;
+  hands_won: number;
+  total_buy_ins: number;
+  total_winnings: number;
+  net_chips: number;
+  biggest_win: number;
+  biggest_loss: number;
+  last_played: Date;
+}
+
+const SUMMED = ["matches_played", "matches_won", "hands_played", "hands_won", "total_buy_ins", "total_winnings", "net_chips"] as const;
 
 /**
  * One row per bot, in bot id order: a bot that busted in one match may already have played another
@@ -97,41 +112,32 @@ function statsRows(outcomes: MatchOutcome[]): StatsRow[] {
       byBot.set(player.botId, earlier ? mergeStats(earlier, row) : row);
     }
   }
-  return [...byBot.values()].sort((a, b) => compareIds(a.botId, b.botId));
+  return [...byBot.values()].sort((a, b) => compareIds(a.bot_id, b.bot_id));
 }
 
 function statsOf(player: MatchPlayerRecord, won: boolean, endedAt: Date): StatsRow {
   const profit = player.finalChips - player.buyIn;
   return {
-    botId: player.botId,
-    matchesPlayed: 1,
-    matchesWon: won ? 1 : 0,
-    handsPlayed: player.handsPlayed,
-    handsWon: player.handsWon,
-    totalBuyIns: player.buyIn,
-    totalWinnings: player.finalChips,
-    netChips: profit,
-    biggestWin: Math.max(0, profit),
-    biggestLoss: Math.min(0, profit),
-    lastPlayed: endedAt,
+    bot_id: player.botId,
+    matches_played: 1,
+    matches_won: won ? 1 : 0,
+    hands_played: player.handsPlayed,
+    hands_won: player.handsWon,
+    total_buy_ins: player.buyIn,
+    total_winnings: player.finalChips,
+    net_chips: profit,
+    biggest_win: Math.max(0, profit),
+    biggest_loss: Math.min(0, profit),
+    last_played: endedAt,
   };
 }
 
+/** The same merge the upsert does with a stored row. */
 function mergeStats(a: StatsRow, b: StatsRow): StatsRow {
-  const sum = (key: "matchesPlayed" | "matchesWon" | "handsPlayed" | "handsWon" | "totalBuyIns" | "totalWinnings" | "netChips") => Number(a[key]) + Number(b[key]);
-  return {
-    botId: a.botId,
-    matchesPlayed: sum("matchesPlayed"),
-    matchesWon: sum("matchesWon"),
-    handsPlayed: sum("handsPlayed"),
-    handsWon: sum("handsWon"),
-    totalBuyIns: sum("totalBuyIns"),
-    totalWinnings: sum("totalWinnings"),
-    netChips: sum("netChips"),
-    biggestWin: Math.max(Number(a.biggestWin), Number(b.biggestWin)),
-    biggestLoss: Math.min(Number(a.biggestLoss), Number(b.biggestLoss)),
-    lastPlayed: a.lastPlayed > b.lastPlayed ? a.lastPlayed : b.lastPlayed,
-  };
+  const merged = { ...a, biggest_win: Math.max(a.biggest_win, b.biggest_win), biggest_loss: Math.min(a.biggest_loss, b.biggest_loss) };
+  for (const key of SUMMED) merged[key] = a[key] + b[key];
+  if (b.last_played > a.last_played) merged.last_played = b.last_played;
+  return merged;
 }
 
 // Rows go in as ONE json parameter, so each statement's text never changes and stays prepared.
@@ -158,22 +164,9 @@ function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
 }
 
 function upsertStats(tx: Tx, rows: StatsRow[]): Promise<unknown> {
-  const json = rows.map((r) => ({
-    bot_id: r.botId,
-    matches_played: r.matchesPlayed,
-    matches_won: r.matchesWon,
-    hands_played: r.handsPlayed,
-    hands_won: r.handsWon,
-    total_buy_ins: r.totalBuyIns,
-    total_winnings: r.totalWinnings,
-    net_chips: r.netChips,
-    biggest_win: r.biggestWin,
-    biggest_loss: r.biggestLoss,
-    last_played: r.lastPlayed.toISOString(),
-  }));
   return tx.execute(sql`insert into bot_stats (bot_id, matches_played, matches_won, hands_played, hands_won, total_buy_ins, total_winnings, net_chips, biggest_win, biggest_loss, last_played)
     select x.bot_id, x.matches_played, x.matches_won, x.hands_played, x.hands_won, x.total_buy_ins, x.total_winnings, x.net_chips, x.biggest_win, x.biggest_loss, x.last_played
-    from json_to_recordset(${JSON.stringify(json)}::json) as x(bot_id text, matches_played int, matches_won int, hands_played int, hands_won int,
+    from json_to_recordset(${JSON.stringify(rows)}::json) as x(bot_id text, matches_played int, matches_won int, hands_played int, hands_won int,
       total_buy_ins bigint, total_winnings bigint, net_chips bigint, biggest_win bigint, biggest_loss bigint, last_played timestamptz)
     on conflict (bot_id) do update set
       matches_played = bot_stats.matches_played + excluded.matches_played,
