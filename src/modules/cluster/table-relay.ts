@@ -38,7 +38,6 @@ export type TableCommand =
   | { op: "close"; developerId: string }
   | { op: "get"; viewerId: string | null }
   | { op: "watch" | "unwatch"; node: string };
-type Command = TableCommand;
 
 /**
  * Tables live on one node each; any node serves any request for them. The host subscribes to each
@@ -84,7 +83,7 @@ export class TableRelay {
     if (this.commandSubscriptions.has(tableId)) return;
     this.commandSubscriptions.set(
       tableId,
-      this.node.bus.subscribe(this.node.subjects.tableCommand(tableId), (message) => this.execute(tableId, message as Command)),
+      this.node.bus.subscribe(this.node.subjects.tableCommand(tableId), (message) => this.execute(tableId, message as TableCommand)),
     );
   }
 
@@ -107,7 +106,7 @@ export class TableRelay {
   }
 
   /** A command for a table hosted on another node; its error comes back as the same AppError. */
-  async forward(tableId: string, command: Command, timeoutMs?: number): Promise<unknown> {
+  async forward(tableId: string, command: TableCommand, timeoutMs?: number): Promise<unknown> {
     let reply: Json;
     try {
       reply = await this.node.bus.request(this.node.subjects.tableCommand(tableId), command, timeoutMs);
@@ -131,7 +130,7 @@ export class TableRelay {
    * failure: the host is just now releasing the table (its match ended) or a peer is taking it
    * over. So re-read where it lives (`elsewhere`) and retry briefly; 503 only if it stays so.
    */
-  async forwardWhileElsewhere(tableId: string, command: Command, elsewhere: () => Promise<boolean>): Promise<unknown> {
+  async forwardWhileElsewhere(tableId: string, command: TableCommand, elsewhere: () => Promise<boolean>): Promise<unknown> {
     for (const waitMs of [...UNANSWERED_RETRIES_MS, null]) {
       try {
         return await this.forward(tableId, command, COMMAND_TIMEOUT_MS);
@@ -190,7 +189,7 @@ export class TableRelay {
     this.watcherNodes.clear();
   }
 
-  private async execute(tableId: string, command: Command): Promise<Json> {
+  private async execute(tableId: string, command: TableCommand): Promise<Json> {
     try {
       switch (command.op) {
         case "join":
