@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { vectorsDir } from "../support/vectors.ts";
 import { formatCard, parseCard, parseCards } from "../../src/poker/cards.ts";
 import {
   CARD_KEYS,
@@ -16,7 +18,7 @@ import {
 } from "../../src/poker/evaluator.ts";
 import { FLUSH_BITS, SUIT_COUNTER_START } from "../../packages/poker-core/src/evaluator-tables.ts";
 
-const checks = await Bun.file(new URL("../../../shared/vectors/evaluator-checks.json", import.meta.url)).json();
+const checks = await Bun.file(join(vectorsDir(), "evaluator-checks.json")).json();
 
 const value = (text: string) => evaluateCards(parseCards(text));
 

@@ -1,10 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { parsePhhs, replayPhh, exportPhh, parsePhh, playersInPhhOrder } from "../../src/poker/phh.ts";
+import { join } from "node:path";
 import { play, riggedDeck, table } from "./helpers.ts";
+import { vectorsDir } from "../support/vectors.ts";
 
-const vectors = new URL("../../../shared/vectors/", import.meta.url);
-const manifest: any[] = await Bun.file(new URL("manifest.json", vectors)).json();
-const read = (file: string) => Bun.file(new URL(file, vectors)).text();
+const vectors = vectorsDir();
+const manifest: any[] = await Bun.file(join(vectors, "manifest.json")).json();
+const read = (file: string) => Bun.file(join(vectors, file)).text();
 
 /**
  * Two files carry numbers the rules do not give, so the test asserts the rules' answer:
