@@ -22,7 +22,7 @@ import { protocolModule } from "./modules/protocol";
 import { BotGateway } from "./modules/protocol/gateway";
 import { Spectators } from "./modules/protocol/spectators";
 import type { Bus } from "./lib/bus/bus";
-import type { FenceToken } from "./modules/cluster/lease";
+import type { FenceToken, LeaseStanding } from "./modules/cluster/lease";
 import { LocalBus } from "./lib/bus/local-bus";
 import { BotRelay } from "./modules/cluster/bot-relay";
 import { ClusterNode } from "./modules/cluster/node";
@@ -47,6 +47,8 @@ export interface AppDeps {
   bus?: Bus;
   /** This node's lease, fencing every table write (absent: no fencing, a single app in tests). */
   fence?: () => FenceToken | null;
+  /** Whether the lease provably stands now: tables deal and broadcast only then (absent: always). */
+  leaseStanding?: LeaseStanding;
 }
 
 export interface Services {
@@ -96,6 +98,7 @@ export function createServices(deps: AppDeps): Services {
     timeBank: { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs },
     matchRecorded: (botIds) => stats.forget(botIds),
     fence: deps.fence,
+    leaseStanding: deps.leaseStanding,
     maxOpenTablesPerDeveloper: config.maxOpenTablesPerDeveloper,
     log,
   });

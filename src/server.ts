@@ -45,7 +45,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   const bus = config.natsUrl
     ? await (await import("./lib/bus/nats-bus")).NatsBus.connect(config.natsUrl, `poker ${config.clusterName} ${config.hostId}`, log)
     : new LocalBus();
-  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, fence: () => lease.token });
+  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, fence: () => lease.token, leaseStanding: lease.standing });
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
   app.services.cluster.start();

@@ -195,6 +195,10 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
     },
     failureOf: () => undefined,
     async backpressure() {},
+    // One process, nothing to survive: every number may be dealt at once.
+    async reserveHands(tbl, through) {
+      tbl.handsReserved = through;
+    },
     async finish(result) {
       outcome = result;
     },

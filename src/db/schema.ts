@@ -121,6 +121,8 @@ export const seats = pgTable(
     chips: money("chips").notNull(),
     status: text("status", { enum: ["open", "closed"] }).notNull(),
     cashout: money("cashout"),
+    /** Asked to leave during its match (answered "leaving"): kept here so a node that takes the table over honours it. */
+    leaving: boolean("leaving").notNull().default(false),
     openedAt: instant("opened_at").notNull(),
     closedAt: instant("closed_at"),
   },
@@ -189,6 +191,13 @@ export const matches = pgTable(
     deckSecret: text("deck_secret"),
     /** Order in which the match was applied to the ratings (null: not rated), for an exact rebuild. */
     ratedSeq: bigint("rated_seq", { mode: "number" }),
+    /**
+     * Hand numbers up to this one may have been dealt: the host reserves them in blocks, durably and
+     * fenced, before dealing any. A resume deals from the number after it, so no deck is dealt twice.
+     */
+    handsReserved: integer("hands_reserved").notNull().default(0),
+    /** Numbers given up by resumes (reserved, possibly dealt and shown, never recorded): never dealt again. */
+    voidedHands: integer("voided_hands").array().notNull().default(sql`'{}'::int[]`),
   },
   (t) => [index("matches_listing_idx").on(t.status, t.endedAt, t.id)],
 );

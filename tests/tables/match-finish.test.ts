@@ -73,11 +73,11 @@ describe("matches that end together", () => {
     const [tableA, tableB] = [await emptyTable(x.token), await emptyTable(y.token)];
     // Match A: x busts at hand 2 (its seat closes), y wins.
     const [xA, yA] = [await sit(x, tableA.tableId, 0), await sit(y, tableA.tableId, 1)];
-    await markMatchStarted(h.database.db, tableA.tableId, "m_a", tableA.config, at(0), { deckCommitment: null, deckSecret: null });
+    await markMatchStarted(h.database.db, tableA.tableId, "m_a", tableA.config, at(0), { deckCommitment: null, deckSecret: null, handsReserved: 0 });
     await writeBatches(h.database.db, [{ tableId: tableA.tableId, matchId: "m_a", hands: [hand(1), hand(2)], stacks: new Map([[yA.seatId, 2000]]), closures: [closure(xA, 0)] }], at(1));
     // Match B: x, seated again meanwhile, wins it; z busts at hand 3.
     const [xB, zB] = [await sit(x, tableB.tableId, 0), await sit(z, tableB.tableId, 1)];
-    await markMatchStarted(h.database.db, tableB.tableId, "m_b", tableB.config, at(1), { deckCommitment: null, deckSecret: null });
+    await markMatchStarted(h.database.db, tableB.tableId, "m_b", tableB.config, at(1), { deckCommitment: null, deckSecret: null, handsReserved: 0 });
     await writeBatches(h.database.db, [{ tableId: tableB.tableId, matchId: "m_b", hands: [hand(1), hand(2), hand(3)], stacks: new Map([[xB.seatId, 2000]]), closures: [closure(zB, 0)] }], at(2));
 
     await finishMatches(h.database.db, [
@@ -121,7 +121,7 @@ describe("matches that end together", () => {
     const [u, v] = [await developerWithBot("u"), await developerWithBot("v")];
     const table = await emptyTable(u.token);
     const [uS, vS] = [await sit(u, table.tableId, 0), await sit(v, table.tableId, 1)];
-    await markMatchStarted(h.database.db, table.tableId, "m_good", table.config, at(0), { deckCommitment: null, deckSecret: null });
+    await markMatchStarted(h.database.db, table.tableId, "m_good", table.config, at(0), { deckCommitment: null, deckSecret: null, handsReserved: 0 });
     const journal = new HandJournal(h.database.db, h.clock, () => {});
     // A match that was never started: its players' rows have no match to belong to.
     const broken = outcome(table.tableId, "m_never_started", [player(uS, 1000), player(vS, 1000)], [], 2);

@@ -4,6 +4,16 @@ import { isConnectionLost } from "../../db/retry";
 
 export const LEASE_TTL_MS = 6_000;
 export const LEASE_RENEW_MS = 2_000;
+/**
+ * A node deals and broadcasts only while its lease has at least this long left, counted from when
+ * its last successful renewal was *sent* (the database's expiry is later than that): so it has
+ * stopped well before a peer may claim its tables, whatever its own clock says about the wall time.
+ * Two renewals may fail in a row before it pauses (TTL 6 s − margin 2 s = 4 s after a renewal).
+ */
+export const LEASE_DEAL_MARGIN_MS = 2_000;
+
+/** Whether this node may deal and broadcast now (its lease is provably current). */
+export type LeaseStanding = () => boolean;
 
 /** Who may write about the tables a node hosts: its HOST_ID and the epoch of its current lease. */
 export interface FenceToken {
@@ -70,12 +80,13 @@ export class HostIdInUseError extends Error {}
  * it has expired (a crash: wait for it). A lease seen renewed while we wait (its expiry moved)
  * means another process runs with this HOST_ID: refuse at once, within about one renewal period.
  */
-export async function acquireLease(db: Queryable, hostId: string, log: (message: string) => void): Promise<FenceToken> {
+export async function acquireLease(db: Queryable, hostId: string, log: (message: string) => void): Promise<{ token: FenceToken; sentAt: number }> {
   const deadline = Date.now() + 2 * LEASE_TTL_MS + LEASE_RENEW_MS;
   let firstSeen: string | undefined;
   for (;;) {
     let row: { epoch: string } | undefined;
     let held: { lease: string } | undefined;
+    const sentAt = performance.now();
     try {
       [row] = await queryRows<{ epoch: string }>(
         db,
@@ -84,7 +95,7 @@ export async function acquireLease(db: Queryable, hostId: string, log: (message:
             where node_leases.expires_at < now()
             returning epoch::text`,
       );
-      if (row) return { hostId, epoch: Number(row.epoch) };
+      if (row) return { token: { hostId, epoch: Number(row.epoch) }, sentAt };
       [held] = await queryRows<{ lease: string }>(db, sql`select epoch::text || '@' || expires_at::text as lease from node_leases where host_id = ${hostId}`);
     } catch (error) {
       // A peer taking the dead process's tables over ends the sessions named after this HOST_ID, ours too.

@@ -70,7 +70,14 @@ export const serverMessages = {
     ),
   }),
   match_started: strict({ type: T.Literal("match_started"), ...matchStart }),
-  match_resumed: strict({ type: T.Literal("match_resumed"), ...matchStart, handsPlayed: Int("Hands recorded before the resumption") }),
+  match_resumed: strict({
+    type: T.Literal("match_resumed"),
+    ...matchStart,
+    handsPlayed: Int("Hands recorded before the resumption"),
+    voidedHands: T.Array(Int(), {
+      description: "Hand numbers this resumption voided: dealt perhaps (even finished and shown), never recorded; their chips are back in the stacks given here, and they are never dealt again",
+    }),
+  }),
   hand_started: strict({
     type: T.Literal("hand_started"),
     ...base,

@@ -1,14 +1,21 @@
-import type { Db } from "../../db";
-import { isConnectionLost, transientCode, type RetryOptions } from "../../db/retry";
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "../../db";
+import { isConnectionLost, retryTransient, transientCode, type RetryOptions } from "../../db/retry";
 import type { Clock } from "../../lib/clock";
 import type { MatchStore } from "./match-runner";
 import { emptyBatch, markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
 import type { TableRuntime } from "./runtime";
 import { finishMatches, type FinishedMatch } from "./match-finish";
-import { FencedError, type FenceToken } from "../cluster/lease";
+import { FencedError, leaseHolds, type FenceToken } from "../cluster/lease";
+import { RESERVATION_BLOCK } from "./deal-guard";
 
 /** Above this many unwritten hands, matches wait for the database (backpressure). */
 const MAX_PENDING_HANDS = 2_000;
+/**
+ * Above this many unwritten hands of one table, that table waits: with the reserved block, this
+ * bounds what a crash of its host can void (shown but never recorded) to about two blocks.
+ */
+const MAX_PENDING_HANDS_PER_TABLE = RESERVATION_BLOCK;
 
 /** A match end waiting to be written, after its table's hands already in flight. */
 interface EndingMatch extends FinishedMatch {
@@ -27,6 +34,8 @@ export class HandJournal implements MatchStore {
   private pendingHands = 0;
   private draining: Promise<void> | null = null;
   private inFlight: Promise<void> = Promise.resolve();
+  /** Tables waiting for the backlog to shrink: woken after each write. */
+  private writeWaiters: Array<() => void> = [];
   private readonly failures = new Map<string, unknown>();
   private ending: EndingMatch[] = [];
   private endingDrain: Promise<void> | null = null;
@@ -51,17 +60,18 @@ export class HandJournal implements MatchStore {
     };
   }
 
-  started(table: TableRuntime): Promise<void> {
-    return markMatchStarted(
+  async started(table: TableRuntime): Promise<void> {
+    await markMatchStarted(
       this.db,
       table.tableId,
       table.matchId!,
       table.config,
       new Date(table.startedAt!),
-      { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret },
+      { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret, handsReserved: RESERVATION_BLOCK },
       this.fence(),
       this.retry,
     );
+    table.handsReserved = RESERVATION_BLOCK;
   }
 
   /** A write of this table's hands failed: its match must stop (and the table is aborted). */
@@ -87,9 +97,26 @@ export class HandJournal implements MatchStore {
     this.draining ??= this.drain();
   }
 
-  /** Resolves when the backlog is small enough for play to go on. */
-  async backpressure(): Promise<void> {
-    while (this.pendingHands > MAX_PENDING_HANDS && this.draining) await this.inFlight;
+  /** Resolves when the backlog (the whole node's, and this table's) is small enough for play to go on. */
+  async backpressure(tableId: string): Promise<void> {
+    while (this.draining && (this.pendingHands > MAX_PENDING_HANDS || (this.pending.get(tableId)?.hands.length ?? 0) > MAX_PENDING_HANDS_PER_TABLE)) {
+      await new Promise<void>((resolve) => this.writeWaiters.push(resolve));
+    }
+  }
+
+  /** Hand numbers up to `through` may be dealt at this table: written only while the lease stands. */
+  async reserveHands(table: TableRuntime, through: number): Promise<void> {
+    const fence = this.fence();
+    const voided = table.voidedHands;
+    await retryTransient(async () => {
+      const rows = await queryRows(
+        this.db,
+        sql`update matches set hands_reserved = greatest(hands_reserved, ${through}::int), voided_hands = ${sql.param(voided)}::int[]
+            where id = ${table.matchId} and ${fence ? leaseHolds(fence, table.tableId) : sql`true`} returning 1`,
+      );
+      if (rows.length === 0) throw fence ? new FencedError(fence) : new Error(`match ${table.matchId} has no row to reserve hands in`);
+    }, this.retry);
+    table.handsReserved = Math.max(table.handsReserved, through);
   }
 
   /**
@@ -146,10 +173,18 @@ export class HandJournal implements MatchStore {
           this.log(`writing ${batches.length} table batch(es) failed; their matches stop`, error);
           for (const batch of batches) this.failures.set(batch.tableId, error);
         }
+        this.wakeWriters();
       }
     } finally {
       this.draining = null;
+      this.wakeWriters();
     }
+  }
+
+  private wakeWriters(): void {
+    const waiters = this.writeWaiters;
+    this.writeWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private async drainEndings(): Promise<void> {

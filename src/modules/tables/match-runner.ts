@@ -19,14 +19,17 @@ import { handHistory } from "./hand-history";
 import { chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, fallbackAction, STRATEGIES } from "./strategies";
 import { addHandResult } from "../ratings/skill";
+import { DealGuard, type HandReservations } from "./deal-guard";
 
 /** Where a match's hands and its end are written (the database, or memory for local play). */
-export interface MatchStore {
+export interface MatchStore extends HandReservations {
+  /** The match's row, with its first block of hand numbers reserved (table.handsReserved). */
   started(table: TableRuntime): Promise<void>;
   record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]): void;
   /** A write failed: the match must stop. */
   failureOf(tableId: string): unknown;
-  backpressure(): Promise<void>;
+  /** Resolves when the unwritten hands (this table's, and all of them) are few enough to play on. */
+  backpressure(tableId: string): Promise<void>;
   finish(outcome: MatchOutcome): Promise<void>;
 }
 
@@ -47,6 +50,8 @@ export interface MatchDeps {
   spectators?: Spectators;
   /** Called after every hand (progress, tests); must not throw. */
   onHandFinished?: (table: TableRuntime, hand: HandState) => void;
+  /** Whether this node's lease provably stands (absent: no lease, local play): see deal-guard.ts. */
+  leaseStanding?: () => boolean;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -69,7 +74,13 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
     store.record(table.tableId, matchId, hand, stacks, closures);
   const totalChips = chipsOnTable(table);
-  const announce = (position: number | null) => ({ ...matchStartedMessage(table, position), ...(resuming ? { type: "match_resumed", handsPlayed: handsPlayedAt(table) } : {}) });
+  const guard = new DealGuard(table, store, deps.leaseStanding);
+  // Nothing about the match reaches anyone while the lease is in doubt (a resume happens just after a claim).
+  await guard.standing();
+  const announce = (position: number | null) => ({
+    ...matchStartedMessage(table, position),
+    ...(resuming ? { type: "match_resumed", handsPlayed: handsPlayedAt(table), voidedHands: table.voidedAtResume } : {}),
+  });
   for (const seat of seatsInOrder(table)) {
     if (seat.strategy === null) deps.notify(seat.botId, announce(seat.position));
   }
@@ -81,7 +92,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     if (departing.length > 0) record(null, new Map(), departing);
     const inPlay = seatsInOrder(table);
     if (inPlay.length < 2) break;
-    const { hand, waited } = await playHand(table, inPlay, deps);
+    const { hand, waited } = await playHand(table, inPlay, deps, guard);
     settleHand(table, inPlay, hand);
     const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
     const closures = removeSeats(table, (s) => s.chips === 0 || s.leaving);
@@ -93,7 +104,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     deps.onHandFinished?.(table, hand);
     const failure = store.failureOf(table.tableId);
     if (failure) throw failure;
-    await store.backpressure();
+    await store.backpressure(table.tableId);
     // A hand that waited on a remote bot has let the event loop run already (yielding again would
     // only delay its table's next request); a hand of built-ins yields here so it starves no one.
     if (!waited) await yieldToEventLoop();
@@ -159,7 +170,8 @@ function removeSeats(table: TableRuntime, shouldLeave: (seat: SeatRuntime) => bo
   return closures;
 }
 
-async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchDeps): Promise<{ hand: HandState; waited: boolean }> {
+async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchDeps, guard: DealGuard): Promise<{ hand: HandState; waited: boolean }> {
+  await guard.beforeDeal(table.handNumber + 1);
   const stacksBySeat = new Array<number>(table.config.maxPlayers).fill(0);
   for (const seat of inPlay) stacksBySeat[seat.position] = seat.chips;
   table.buttonPosition = nextButton(stacksBySeat, table.buttonPosition);
@@ -193,6 +205,9 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
   flushEvents();
   let waited = false;
   while (!state.finished) {
+    // No request and no news of the hand while the lease is in doubt (the usual answer: standing, no wait).
+    const leaseInDoubt = guard.standing();
+    if (leaseInDoubt) await leaseInDoubt;
     const legal = legalActions(state)!;
     const seat = table.seats.get(legal.actor)!;
     const decided = decide(table, state, legal, seat, deps);
@@ -200,6 +215,8 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     const action = decided instanceof Promise ? await decided : decided;
     const applied = applyActionInPlace(state, action);
     if (!applied.ok) invariant(applyActionInPlace(state, fallbackAction(legal)).ok, "the fallback action is always legal");
+    const lapsedMeanwhile = guard.standing();
+    if (lapsedMeanwhile) await lapsedMeanwhile;
     flushEvents();
   }
   if (remoteSeats.length > 0 || watched) publish(handEndedMessage(table, state));

@@ -5,7 +5,7 @@ import { developers, hands, matches, seats, tables, type TableConfig } from "../
 import { compareIds } from "../../lib/ids";
 import type { HandResults } from "../ratings/skill";
 import { cashoutWithin } from "../credits/ledger";
-import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
+import { assertLease, FencedError, leaseHolds, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
 export interface SeatClosure {
@@ -77,7 +77,8 @@ export async function markMatchStarted(
   matchId: string,
   config: TableConfig,
   startedAt: Date,
-  deck: { deckCommitment: string | null; deckSecret: string | null },
+  /** The deck's commitment and secret, and the first block of hand numbers it may deal (deal-guard.ts). */
+  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number },
   fence: FenceToken | null = null,
   retry: RetryOptions = {},
 ) {
@@ -217,4 +218,18 @@ export async function handsRecordedOf(db: Queryable, matchIds: string[]): Promis
 export async function openSeatsOf(db: Queryable, tableIds: string[]) {
   if (tableIds.length === 0) return [];
   return db.select().from(seats).where(and(anyOf(seats.tableId, tableIds), eq(seats.status, "open")));
+}
+
+/**
+ * A leave asked for mid-match, written before it is answered "leaving": a node that takes the
+ * table over reads it back (resume.ts), so an acknowledged leave survives any failover.
+ */
+export async function markSeatLeaving(db: Queryable, seatId: string, tableId: string, fence: FenceToken | null, retry: RetryOptions = {}): Promise<void> {
+  const marked = await retryTransient(
+    () =>
+      queryRows(db, sql`update seats set leaving = true where id = ${seatId} and status = 'open' and ${fence ? leaseHolds(fence, tableId) : sql`true`} returning 1`),
+    retry,
+  );
+  // No row: the table is another node's now (the seat itself is open while it sits here).
+  if (marked.length === 0 && fence) throw new FencedError(fence);
 }

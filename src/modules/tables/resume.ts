@@ -12,8 +12,10 @@ type SeatRow = typeof seats.$inferSelect;
 /**
  * Rebuilds tables a node takes over (its own after a restart, or a dead node's) from what is
  * recorded. A waiting table keeps its seats. A running match resumes from the stacks after its
- * last recorded hand, same matchId: the hand in flight when the host died is void (its chips are
- * back in the stacks it started from) and its number is skipped, so its deck is never dealt again.
+ * last recorded hand, same matchId. Every hand number its host had reserved but not recorded is
+ * void: those hands may have been dealt and shown (even finished, with their pots awarded), so
+ * none is dealt again, their chips are back in the stacks of the last recorded hand, and the
+ * resumption names them (match_resumed, the fairness record, the replay page).
  */
 export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: number): Promise<TableRuntime[]> {
   if (rows.length === 0) return [];
@@ -31,6 +33,7 @@ export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: numbe
       buyIn: row.buyIn,
       chips: row.chips,
       timeBankMs,
+      leaving: row.leaving,
     });
   const result: TableRuntime[] = [];
   for (const row of rows) {
@@ -71,8 +74,23 @@ async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, ta
   }
   const last = recorded.at(-1);
   table.buttonPosition = last ? (last.history as StoredHand).button : null;
-  // The hand in flight (if any) had the next number: it is void and never dealt again.
-  table.handNumber = (last?.number ?? 0) + 1;
-  table.voidedHands = table.handNumber - recorded.length;
+  const lastRecorded = last?.number ?? 0;
+  table.handNumber = firstUndealtNumber(lastRecorded, match.handsReserved, table.config.duplicate === true) - 1;
+  table.handsReserved = Math.max(match.handsReserved, table.handNumber);
+  const recordedNumbers = new Set(recorded.map((h) => h.number));
+  table.voidedHands = [];
+  for (let n = 1; n <= table.handNumber; n++) if (!recordedNumbers.has(n)) table.voidedHands.push(n);
+  table.voidedAtResume = table.voidedHands.filter((n) => n > lastRecorded);
+}
+
+/**
+ * Where a resumed match deals from: after every number that may have been dealt (the last
+ * recorded, or any reserved since: before the reservations, only the hand in flight, whose
+ * number is the next). A duplicate match starts on a fresh pair (an odd number): the second copy
+ * of a deal whose first may have been seen is never dealt alone.
+ */
+export function firstUndealtNumber(lastRecorded: number, reserved: number, duplicate: boolean): number {
+  const next = Math.max(lastRecorded + 1, reserved) + 1;
+  return duplicate && next % 2 === 0 ? next + 1 : next;
 }
 

@@ -54,11 +54,15 @@ export interface TableRuntime {
   deckSecret: string | null;
   deckCommitment: string | null;
   /**
-   * Hand numbers given up: a match resumed after its host died skips the number of the hand that
-   * was in flight (void, as card rooms do), so no deck is ever dealt twice. handNumber − voidedHands
-   * hands were played.
+   * Hand numbers given up, ascending: a match resumed after its host died voids every number its
+   * host had reserved and not recorded (dealt perhaps, and shown; never dealt again: see
+   * deal-guard.ts). handNumber − voidedHands.length hands were played.
    */
-  voidedHands: number;
+  voidedHands: number[];
+  /** The numbers the resumption that started this run of the match voided (told in match_resumed). */
+  voidedAtResume: number[];
+  /** Hand numbers up to this one are reserved durably: this host may deal them (deal-guard.ts). */
+  handsReserved: number;
 }
 
 /** A table before its match: no seats yet, nothing played. */
@@ -75,7 +79,9 @@ export function newTableRuntime(tableId: string, createdBy: string, createdAt: D
     reserved: new Set(),
     deckSecret: null,
     deckCommitment: null,
-    voidedHands: 0,
+    voidedHands: [],
+    voidedAtResume: [],
+    handsReserved: 0,
     departed: [],
     handNumber: 0,
     hand: null,
@@ -85,8 +91,8 @@ export function newTableRuntime(tableId: string, createdBy: string, createdAt: D
 }
 
 /** A bot just seated with its buy-in, nothing played yet. */
-export function newSeatRuntime(seat: Omit<SeatRuntime, "leaving" | "handsPlayed" | "handsWon" | "handResults">): SeatRuntime {
-  return { ...seat, leaving: false, handsPlayed: 0, handsWon: 0, handResults: noHands() };
+export function newSeatRuntime(seat: Omit<SeatRuntime, "leaving" | "handsPlayed" | "handsWon" | "handResults"> & { leaving?: boolean }): SeatRuntime {
+  return { leaving: false, ...seat, handsPlayed: 0, handsWon: 0, handResults: noHands() };
 }
 
 export function seatsInOrder(table: TableRuntime): SeatRuntime[] {
@@ -124,5 +130,5 @@ export function isSeeded(config: TableConfig): boolean {
 
 /** Hands actually played (numbers of voided hands are skipped). */
 export function handsPlayedAt(table: TableRuntime): number {
-  return table.handNumber - table.voidedHands;
+  return table.handNumber - table.voidedHands.length;
 }

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
 import { AppError, errors } from "../../lib/errors";
-import type { FenceToken } from "../cluster/lease";
+import { FencedError, type FenceToken } from "../cluster/lease";
+import { markSeatLeaving } from "./persistence";
 import type { BotRecord } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
@@ -63,6 +64,12 @@ export async function unseatBot(seating: Seating, table: TableRuntime, developer
   const seat = [...table.seats.values()].find((s) => s.botId === botId);
   if (!seat) throw errors.notFound("Seat of this bot at this table");
   if (table.status === "running") {
+    if (!seat.leaving) {
+      await markSeatLeaving(seating.db, seat.seatId, tableId, seating.fence()).catch((error) => {
+        if (error instanceof FencedError) throw hostUnavailable();
+        throw error;
+      });
+    }
     seat.leaving = true;
     // An open request is answered for it now (fold or check), not at its deadline.
     seating.gateway.cancel(botId);
@@ -88,9 +95,7 @@ export async function closeWaitingTable(seating: Seating, table: TableRuntime, d
     seating.tableOfBot.delete(seat.botId);
     refunds.push({ botId: seat.botId, cashout: seat.chips });
   }
-  if (!(await endWaitingTable(seating, table, "closed"))) {
-    throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "This node no longer hosts the table: retry", undefined, { "Retry-After": "2" });
-  }
+  if (!(await endWaitingTable(seating, table, "closed"))) throw hostUnavailable();
   return { tableId, status: "closed" as const, refunds };
 }
 
@@ -111,4 +116,8 @@ async function endWaitingTable(seating: Seating, table: TableRuntime, status: "c
   table.status = status;
   seating.release(table);
   return true;
+}
+
+function hostUnavailable(): AppError {
+  return new AppError(503, "TABLE_HOST_UNAVAILABLE", "This node no longer hosts the table: retry", undefined, { "Retry-After": "2" });
 }

@@ -18,7 +18,7 @@ import { remoteAsker, type TimeBankPolicy } from "../protocol/remote-player";
 import { playMatch, type AskBot } from "./match-runner";
 import { abortTable } from "./persistence";
 import { tablesToResume } from "./resume";
-import { FencedError, type FenceToken } from "../cluster/lease";
+import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
 import { newTableRuntime, type TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
 import { isLive, shutdownReport, viewOfRuntime, viewsOfRows, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
@@ -43,6 +43,8 @@ export interface TablesDeps {
   maxOpenTablesPerDeveloper: number;
   /** This node's lease (null without one: tests of one app): every table write is fenced by it. */
   fence?: () => FenceToken | null;
+  /** Whether this node's lease provably stands: its tables deal and broadcast only then (absent: always). */
+  leaseStanding?: LeaseStanding;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -378,6 +380,7 @@ export class Tables {
       askBot: this.askRemoteBot,
       notify: (botId, message) => this.deps.gateway.send(botId, message),
       spectators: this.deps.spectators,
+      leaseStanding: this.deps.leaseStanding,
     });
     this.journal.release(table.tableId);
     this.deps.matchRecorded?.([...table.departed, ...table.seats.values()].map((seat) => seat.botId));

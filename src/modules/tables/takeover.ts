@@ -1,7 +1,7 @@
 import { and, inArray, ne, sql } from "drizzle-orm";
 import { queryRows, sessionNameOf, type Db } from "../../db";
 import { tables } from "../../db/schema";
-import { acquireLease, LEASE_RENEW_MS, renewLease, type FenceToken } from "../cluster/lease";
+import { acquireLease, LEASE_DEAL_MARGIN_MS, LEASE_RENEW_MS, LEASE_TTL_MS, renewLease, type FenceToken } from "../cluster/lease";
 
 /** The advisory lock that serialises claim rounds (an arbitrary constant of this service). */
 const CLAIM_LOCK_KEY = 0x706f6b65;
@@ -62,23 +62,36 @@ export class LeaseKeeper {
   constructor(
     private readonly db: Db,
     readonly token: FenceToken,
+    /** performance.now() when the last successful acquisition or renewal was sent. */
+    private renewalSentAt: number,
     private readonly adopt: (rows: TableRow[]) => Promise<unknown>,
     private readonly lost: () => void,
     private readonly log: (message: string, error?: unknown) => void,
   ) {}
 
   static async acquire(db: Db, hostId: string, adopt: (rows: TableRow[]) => Promise<unknown>, lost: () => void, log: (message: string, error?: unknown) => void) {
-    return new LeaseKeeper(db, await acquireLease(db, hostId, log), adopt, lost, log);
+    const { token, sentAt } = await acquireLease(db, hostId, log);
+    return new LeaseKeeper(db, token, sentAt, adopt, lost, log);
   }
+
+  /**
+   * True while the lease provably stands with a margin to spare: the database set its expiry at
+   * least LEASE_TTL_MS after the last successful renewal was sent, and peers claim only after that
+   * expiry. A node whose renewals are overdue (cut off from the database, paused) turns false
+   * here 2 s before any peer may take its tables, and its tables stop dealing and broadcasting.
+   */
+  readonly standing = (): boolean => !this.stopped && performance.now() < this.renewalSentAt + LEASE_TTL_MS - LEASE_DEAL_MARGIN_MS;
 
   start(): void {
     const tick = async () => {
       if (this.stopped) return;
       try {
+        const sentAt = performance.now();
         if (!(await renewLease(this.db, this.token))) {
           this.stopped = true;
           return this.lost();
         }
+        this.renewalSentAt = sentAt;
         await this.claimNow();
       } catch (error) {
         // Lock timeouts are expected while a paused node's transaction still holds its lease row.

@@ -89,7 +89,7 @@ export async function viewsOfRows(
       seats: open
         .filter((s) => s.tableId === row.id)
         .sort((a, b) => a.position! - b.position!)
-        .map((s) => ({ seat: s.position!, botId: s.botId!, chips: s.chips, leaving: false })),
+        .map((s) => ({ seat: s.position!, botId: s.botId!, chips: s.chips, leaving: s.leaving })),
       matchId: row.matchId,
       handsPlayed: row.matchId ? (handsRecorded.get(row.matchId) ?? 0) : 0,
       createdAt: row.createdAt.toISOString(),

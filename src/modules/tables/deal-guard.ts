@@ -1,0 +1,91 @@
+import { invariant } from "../../lib/assert";
+import type { TableRuntime } from "./runtime";
+
+/**
+ * Hand numbers are reserved this many at a time. A host that dies may have dealt (and shown) any
+ * reserved number it had not recorded: the resume voids them all and says so (`match_resumed`
+ * lists them), so a block bounds what a crash can take back. One fenced write per block is the
+ * whole cost (two a second for a table playing 128 hands a second). Even, so that a duplicate
+ * match's pairs (hands 2k − 1 and 2k share a deck) never straddle two blocks.
+ */
+export const RESERVATION_BLOCK = 64;
+
+/** How often a table whose lease or reservation is not yet there looks again. */
+const RECHECK_MS = 25;
+
+/** Where reservations are made durable: the journal (fenced by the lease), or memory for local play. */
+export interface HandReservations {
+  /**
+   * Records, durably and only while this node's lease stands (else FencedError), that hand numbers
+   * up to `through` may be dealt, with the match's voided numbers; then sets `table.handsReserved`.
+   */
+  reserveHands(table: TableRuntime, through: number): Promise<void>;
+}
+
+/**
+ * The two rules a host obeys before any card of a hand reaches anyone:
+ * - **No deck is ever dealt twice.** Hand n is dealt only once n is reserved durably; a resume
+ *   deals from after the last reserved number (see resume.ts), whatever died when.
+ * - **No dealing without a lease.** Dealing and every message of the hand in play wait while the
+ *   lease is not provably current (see LeaseKeeper.standing): a node cut off from its database
+ *   stops within one action, seconds before a peer may take its tables over.
+ * The next block is reserved while the current one still has half its numbers left, so a table
+ * that is not cut off never waits for it.
+ */
+export class DealGuard {
+  private reserving: Promise<void> | null = null;
+  private failure: unknown = null;
+
+  constructor(
+    private readonly table: TableRuntime,
+    private readonly reservations: HandReservations,
+    private readonly leaseStanding: () => boolean = () => true,
+  ) {}
+
+  /** Resolves when hand `handNumber` may be dealt; throws when the table must stop instead. */
+  async beforeDeal(handNumber: number): Promise<void> {
+    const { table } = this;
+    if (this.failure) throw this.failure;
+    if (handNumber + RESERVATION_BLOCK / 2 > table.handsReserved) this.reserveNextBlock(handNumber);
+    while (handNumber > table.handsReserved) {
+      await Promise.race([this.reserving, Bun.sleep(RECHECK_MS)]);
+      this.throwIfStopped();
+      if (handNumber > table.handsReserved && this.reserving === null) this.reserveNextBlock(handNumber);
+    }
+    await this.standing();
+    invariant(handNumber <= table.handsReserved && this.leaseStanding(), `table ${table.tableId}: hand ${handNumber} is dealt only reserved and under a standing lease`);
+  }
+
+  /** Before each message of the hand in play: nothing while the lease is not provably current. */
+  standing(): Promise<void> | undefined {
+    if (this.leaseStanding()) return undefined;
+    return this.waitForLease();
+  }
+
+  private async waitForLease(): Promise<void> {
+    while (!this.leaseStanding()) {
+      this.throwIfStopped();
+      await Bun.sleep(RECHECK_MS);
+    }
+  }
+
+  private reserveNextBlock(handNumber: number): void {
+    if (this.reserving) return;
+    const from = Math.max(handNumber, this.table.handsReserved);
+    const through = from + RESERVATION_BLOCK - (from % 2 === 0 ? 0 : 1);
+    this.reserving = this.reservations.reserveHands(this.table, through).then(
+      () => {
+        this.reserving = null;
+      },
+      (error) => {
+        this.failure = error;
+        this.reserving = null;
+      },
+    );
+  }
+
+  private throwIfStopped(): void {
+    if (this.failure) throw this.failure;
+    if (this.table.stopRequested) throw new Error("the server is shutting down");
+  }
+}
