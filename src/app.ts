@@ -11,6 +11,7 @@ import { authModule } from "./modules/auth";
 import { Identity } from "./modules/auth/service";
 import { botsModule } from "./modules/bots";
 import { Bots } from "./modules/bots/service";
+import { databaseKeyCheck } from "./modules/bots/key-check";
 import { creditsModule } from "./modules/credits";
 import { Accounts } from "./modules/credits/service";
 import { docsModule } from "./modules/docs";
@@ -111,6 +112,8 @@ export function createServices(deps: AppDeps): Services {
   );
   botRelay.start();
   bots.keyRotated = (botId) => botRelay.revokeEverywhere(botId);
+  // The bus closes old sockets at once; the database check catches what the bus cannot carry (an outage).
+  gateway.keyCheck = databaseKeyCheck(db);
   tableRelay.start();
   tables.relay = tableRelay;
   spectators.remote = tableRelay;

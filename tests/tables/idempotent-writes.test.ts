@@ -83,6 +83,7 @@ describe("match writes retried after a commit whose answer was lost", () => {
       db,
       {
         matchId,
+        voidedHands: [],
         tableId: table.tableId,
         handsPlayed: 5,
         startedAt: at(0),

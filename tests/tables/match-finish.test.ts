@@ -64,7 +64,7 @@ const closure = (seat: Seated, chips: number) => ({ seatId: seat.seatId, develop
 const emptyLast = (tableId: string, matchId: string): TableBatch => ({ tableId, matchId, hands: [], stacks: new Map(), closures: [] });
 
 function outcome(tableId: string, matchId: string, players: MatchPlayerRecord[], finalClosures: MatchOutcome["finalClosures"], endedAtMs: number): MatchOutcome {
-  return { matchId, tableId, handsPlayed: 3, startedAt: at(0), endedAt: at(endedAtMs), players, finalClosures, ranked: true, rated: true };
+  return { matchId, tableId, handsPlayed: 3, voidedHands: [], startedAt: at(0), endedAt: at(endedAtMs), players, finalClosures, ranked: true, rated: true };
 }
 
 describe("matches that end together", () => {

@@ -9,7 +9,14 @@ export interface FairnessRecord {
   deckCommitment: string;
   deckSecret: string;
   algorithm: string;
+  /** Hands recorded (every page of the histories together); absent from records of older servers. */
+  handsPlayed?: number;
+  /** Numbers voided by resumptions: never recorded, never dealt again. */
+  voidedHands?: number[];
 }
+
+/** The most hands one page of GET /api/matches/:id/hands holds. */
+const HANDS_PER_PAGE = 1_000;
 
 /** What verification needs of a hand history (the JSON form of GET /api/matches/:id/hands). */
 export interface DealtHand {
@@ -29,6 +36,8 @@ export function firstMismatch(fairness: FairnessRecord, hands: DealtHand[]): str
   const duplicate = fairness.algorithm === DUPLICATE_DECK_ALGORITHM;
   if (!duplicate && fairness.algorithm !== FAIR_DECK_ALGORITHM) return `unknown algorithm ${fairness.algorithm}`;
   if (deckCommitment(fairness.deckSecret) !== fairness.deckCommitment) return "the secret does not match the commitment";
+  const reuse = deckReused(hands.map((h) => h.handNumber), fairness.voidedHands ?? [], duplicate);
+  if (reuse) return reuse;
   for (const hand of hands) {
     const deck = fairDeck(fairness.deckSecret, dealOfHand(hand.handNumber, duplicate)).map(formatCard);
     const n = hand.players.length;
@@ -48,12 +57,42 @@ export function firstMismatch(fairness: FairnessRecord, hands: DealtHand[]): str
   return null;
 }
 
+/**
+ * No deck dealt twice: every hand number, recorded or voided, appears once, and no two of them share
+ * a deck (in a duplicate match only the two copies of a deal do, hands 2k − 1 and 2k).
+ */
+export function deckReused(recorded: number[], voided: number[], duplicate: boolean): string | null {
+  const seen = new Set<number>();
+  for (const n of [...recorded, ...voided]) {
+    if (seen.has(n)) return `hand number ${n} appears twice (${voided.includes(n) ? "recorded and voided" : "recorded twice"})`;
+    seen.add(n);
+  }
+  const decks = new Map<number, number>();
+  for (const n of seen) {
+    const deck = dealOfHand(n, duplicate);
+    decks.set(deck, (decks.get(deck) ?? 0) + 1);
+    if (decks.get(deck)! > (duplicate ? 2 : 1)) return `deck ${deck} was dealt more than ${duplicate ? "twice" : "once"} (hand ${n})`;
+  }
+  return null;
+}
+
+/** Every hand history of a match, page after page (a match may have any number of hands). */
+export async function allHands(fetchPage: (after: number) => Promise<DealtHand[]>): Promise<DealtHand[]> {
+  const hands: DealtHand[] = [];
+  for (let after = 0; ; ) {
+    const page = await fetchPage(after);
+    if (page.length === 0) return hands;
+    hands.push(...page);
+    after = page[page.length - 1].handNumber;
+  }
+}
+
 export const verify: Command = {
   name: "verify",
   summary: "Check every card of a completed match against its revealed deck secret (exit 1 names the first bad hand).",
   usage: "verify <matchId>",
   details:
-    "Fetches GET /api/matches/<id>/fairness and the hand histories, checks that SHA-256(secret) is the commitment published at match start, and re-derives every hand's deck. Logged in, your own bots' hidden hole cards are checked too.",
+    "Fetches GET /api/matches/<id>/fairness and every page of the hand histories, checks that SHA-256(secret) is the commitment published at match start, that every hand recorded is there, that no hand number (recorded or voided by a resumption) and no deck was dealt twice, and re-derives every hand's deck; the decks of voided hands are printed, to compare with what your bot saw. Logged in, your own bots' hidden hole cards are checked too.",
   flags: SERVER_FLAG,
   async run(ctx, parsed) {
     const matchId = parsed.positionals[0];
@@ -64,14 +103,38 @@ export const verify: Command = {
     const api = ctx.api(parsed);
     const path = `/api/matches/${encodeURIComponent(matchId)}`;
     const fairness = await api.request<FairnessRecord>("GET", `${path}/fairness`);
-    const { hands } = await api.request<{ hands: DealtHand[] }>("GET", `${path}/hands`, undefined, { auth: "if-logged-in" });
-    const mismatch = firstMismatch(fairness, hands);
+    const hands = await allHands(
+      async (after) =>
+        (await api.request<{ hands: DealtHand[] }>("GET", `${path}/hands?limit=${HANDS_PER_PAGE}&after=${after}`, undefined, { auth: "if-logged-in" })).hands,
+    );
+    const mismatch =
+      fairness.handsPlayed !== undefined && fairness.handsPlayed !== hands.length
+        ? `the match recorded ${fairness.handsPlayed} hands, the histories hold ${hands.length}`
+        : firstMismatch(fairness, hands);
     if (mismatch) {
       ctx.err(`verify ${matchId}: FAILED — ${mismatch}`);
       return 1;
     }
     const cards = hands.reduce((sum, h) => sum + h.board.length + h.events.filter((e) => e.type === "hole_cards" && e.cards).length * 2, 0);
+    const voided = fairness.voidedHands ?? [];
     ctx.out(`verify ${matchId}: OK — commitment ${fairness.deckCommitment.slice(0, 16)}… matches; ${hands.length} hands, ${cards} cards re-derived (${fairness.algorithm})`);
+    if (voided.length > 0) {
+      ctx.out(`  ${voided.length} voided hand(s) (${describeNumbers(voided)}): dealt perhaps before their host died, never recorded, and no deck dealt twice; their decks:`);
+      const duplicate = fairness.algorithm === DUPLICATE_DECK_ALGORITHM;
+      for (const n of voided) ctx.out(`  hand ${n}: ${fairDeck(fairness.deckSecret, dealOfHand(n, duplicate)).map(formatCard).join(" ")}`);
+    }
     return 0;
   },
 };
+
+/** 3, 4, 5, 9 → "3–5, 9". */
+function describeNumbers(numbers: number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
+    runs.push(i === j ? `${numbers[i]}` : `${numbers[i]}–${numbers[j]}`);
+    i = j + 1;
+  }
+  return runs.join(", ");
+}

@@ -18,6 +18,8 @@ export interface LocalSpectators {
 
 const WATCH_RENEW_MS = 3_000;
 const WATCH_TTL_MS = 10_000;
+/** Stands for the nodes that watched a table under its previous host, until they renew with this one. */
+const PREVIOUS_HOSTS_WATCHERS = "(watchers of the previous host)";
 
 /** Retries of a command nobody answered, while the table still looks hosted elsewhere (≈ 0.75 s in all). */
 const UNANSWERED_RETRIES_MS = [50, 100, 200, 400];
@@ -77,9 +79,18 @@ export class TableRelay {
     return this.node.bus.kind !== "local";
   }
 
-  hostTable(tableId: string): void {
+  /**
+   * This node hosts the table now. `adopted`: taken over from another node, whose watchers still
+   * listen on the table's events subject: the new host publishes there at once (no gap) until they
+   * renew their watch with it (their keepalive, within seconds). Its own spectators, if it watched
+   * the table as a peer until now, get the host's messages directly: not also through the bus.
+   */
+  hostTable(tableId: string, adopted = false): void {
     clearTimeout(this.lingering.get(tableId));
     this.lingering.delete(tableId);
+    this.watched.get(tableId)?.unsubscribe();
+    this.watched.delete(tableId);
+    if (adopted) this.watcherNodes.set(tableId, new Map([[PREVIOUS_HOSTS_WATCHERS, Date.now()]]));
     if (this.commandSubscriptions.has(tableId)) return;
     this.commandSubscriptions.set(
       tableId,

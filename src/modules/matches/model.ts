@@ -79,6 +79,11 @@ export const Fairness = t.Object(
     deckCommitment: t.String({ description: "Lowercase hex SHA-256 of the secret's bytes, published at match start" }),
     deckSecret: t.String({ description: "The 256-bit secret, lowercase hex" }),
     algorithm: t.String({ description: "How each hand's deck derives from (secret, hand number): see docs/FAIRNESS.md" }),
+    handsPlayed: t.Integer({ description: "Hands recorded: GET /api/matches/{matchId}/hands pages through every one" }),
+    voidedHands: t.Array(t.Integer(), {
+      description:
+        "Hand numbers voided when the match resumed after its host died: dealt perhaps, never recorded, never dealt again (their decks derive from the secret like any other). Every number up to the last hand is either recorded or listed here.",
+    }),
   },
   { title: "Fairness" },
 );

@@ -145,7 +145,7 @@ export class Matches {
     const row = await this.completedRow(matchId);
     if (row.deckSecret === null || row.deckCommitment === null) throw errors.notFound("Fairness record (a seeded match deals from its seed)");
     const algorithm = row.config.duplicate ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
-    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm };
+    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands };
   }
 
   private async completedRow(matchId: string): Promise<MatchRow> {

@@ -3,6 +3,7 @@ import { LatencyRecorder } from "../../lib/latency";
 import { newId } from "../../lib/ids";
 import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
+import type { KeyCheck } from "../bots/key-check";
 
 /** What the gateway needs of a socket: Elysia's ServerWebSocket wrapper satisfies it. */
 export interface BotSocket {
@@ -38,6 +39,16 @@ export interface GatewayRelay {
 /** Supplies a reconnecting bot with the current state of its table, if it sits at one. */
 export type SnapshotProvider = (botId: string) => ServerMessage | null;
 
+/** Messages that seat a bot in a match or ask it to act: its socket's key is checked again at each. */
+const KEY_RECHECKED = new Set(["action_request", "match_started", "match_resumed", "snapshot"]);
+
+/** The latest re-check of a socket's key: answers wait for it, and a failed one closes the socket. */
+interface KeyVerdict {
+  settled: boolean;
+  valid: boolean;
+  done: Promise<void>;
+}
+
 /**
  * Remote bots' sockets, keyed by botId (and ws.id → botId). One socket per bot: a reconnect
  * replaces the old one. Action requests carry a requestId; late, duplicate and foreign answers
@@ -55,6 +66,14 @@ export class BotGateway {
   /** When the latest legal action of each table (by tableId) arrived, until its next request leaves. */
   private readonly actionArrivedAt = new Map<string, number>();
   snapshotProvider: SnapshotProvider = () => null;
+  /** The SHA-256 of the key each socket (by ws.id) was opened with. */
+  private readonly keyHashOfSocket = new Map<string, string>();
+  private readonly keyVerdicts = new Map<string, KeyVerdict>();
+  /**
+   * Checks a socket's key against the database (set by the app): a key rotated or a bot retired on
+   * any node, with or without the bus, plays nothing more (see recheckKey).
+   */
+  keyCheck: KeyCheck | undefined;
   /** Reaches bots whose socket is on another node (set when the node joins its cluster). */
   relay: GatewayRelay | undefined;
 
@@ -71,7 +90,8 @@ export class BotGateway {
     return this.socketsByBot.has(botId);
   }
 
-  connect(botId: string, socket: BotSocket, welcome: ServerMessage): void {
+  /** `keyHash`: the SHA-256 of the api key the socket was opened with (re-checked before it plays). */
+  connect(botId: string, socket: BotSocket, welcome: ServerMessage, keyHash?: string): void {
     const previous = this.socketsByBot.get(botId);
     if (previous && previous.id !== socket.id) {
       this.botBySocket.delete(previous.id);
@@ -82,11 +102,13 @@ export class BotGateway {
     }
     this.socketsByBot.set(botId, socket);
     this.botBySocket.set(socket.id, botId);
+    if (keyHash !== undefined) this.keyHashOfSocket.set(socket.id, keyHash);
+    this.keyVerdicts.delete(botId);
     safeSend(socket, welcome);
     const snapshot = this.snapshotProvider(botId);
-    if (snapshot) safeSend(socket, snapshot);
+    if (snapshot) this.deliver(botId, socket, snapshot);
     const pending = this.pendingByBot.get(botId);
-    if (pending) safeSend(socket, pending.message);
+    if (pending) this.deliver(botId, socket, pending.message);
     // Other nodes close their socket for this bot; its table's host (if elsewhere) re-sends the state.
     this.relay?.socketOpened(botId);
   }
@@ -97,6 +119,7 @@ export class BotGateway {
     if (!socket) return;
     this.socketsByBot.delete(botId);
     this.botBySocket.delete(socket.id);
+    this.keyHashOfSocket.delete(socket.id);
     this.relay?.socketGone(botId);
     safeSend(socket, { type: "error", code: "REPLACED", message: "Another connection for this bot took over" });
     try {
@@ -127,9 +150,14 @@ export class BotGateway {
   disconnect(socket: BotSocket): void {
     const botId = this.botBySocket.get(socket.id);
     if (!botId) return;
+    // After the answers that arrived before it, which may be waiting for their key's verdict.
+    const verdict = this.keyVerdicts.get(botId);
+    if (verdict && !verdict.settled) return void verdict.done.then(() => this.disconnect(socket));
     this.botBySocket.delete(socket.id);
+    this.keyHashOfSocket.delete(socket.id);
     if (this.socketsByBot.get(botId)?.id === socket.id) {
       this.socketsByBot.delete(botId);
+      this.keyVerdicts.delete(botId);
       this.settle(botId, null);
       this.relay?.socketClosed(botId);
     }
@@ -138,14 +166,47 @@ export class BotGateway {
   /** To the bot's socket here, else to whichever node holds it. */
   send(botId: string, message: ServerMessage): void {
     const socket = this.socketsByBot.get(botId);
-    if (socket) safeSend(socket, message);
+    if (socket) this.deliver(botId, socket, message);
     else this.relay?.toBot(botId, message);
   }
 
   /** A message relayed from the node holding the bot's socket: delivered only if the socket is here. */
   deliverLocally(botId: string, message: ServerMessage): void {
     const socket = this.socketsByBot.get(botId);
-    if (socket) safeSend(socket, message);
+    if (socket) this.deliver(botId, socket, message);
+  }
+
+  /** Every message to a socket on this node goes here: a seat or a request re-checks its key. */
+  private deliver(botId: string, socket: BotSocket, message: ServerMessage): void {
+    if (KEY_RECHECKED.has(message.type)) this.recheckKey(botId, socket);
+    safeSend(socket, message);
+  }
+
+  /**
+   * The key's check runs while the bot thinks (no wait on the fast path); its answer waits for the
+   * verdict. A key no longer the bot's (rotated, or the bot retired, on any node) closes the socket
+   * (4001) and its open request is answered "no answer": the old key plays nothing from then on.
+   * A database that cannot answer is not a verdict: the answer goes through (a node that cannot
+   * reach its database stops dealing within seconds anyway, see LeaseKeeper.standing).
+   */
+  private recheckKey(botId: string, socket: BotSocket): void {
+    const keyHash = this.keyHashOfSocket.get(socket.id);
+    if (keyHash === undefined || !this.keyCheck) return;
+    const verdict: KeyVerdict = { settled: false, valid: true, done: Promise.resolve() };
+    verdict.done = this.keyCheck(botId, keyHash).then(
+      (valid) => {
+        verdict.settled = true;
+        verdict.valid = valid;
+        if (!valid && this.socketsByBot.get(botId)?.id === socket.id) {
+          this.revoke(botId);
+          this.disconnect(socket);
+        }
+      },
+      () => {
+        verdict.settled = true;
+      },
+    );
+    this.keyVerdicts.set(botId, verdict);
   }
 
   /** The bot's table is over (or the bot left): stop listening for its answers from other nodes. */
@@ -193,6 +254,10 @@ export class BotGateway {
     const arrivedAt = performance.now();
     const botId = this.botBySocket.get(socket.id);
     if (!botId) return;
+    const verdict = this.keyVerdicts.get(botId);
+    // In order: what arrives while a verdict is pending waits for it, behind what arrived before.
+    if (verdict && !verdict.settled) return void verdict.done.then(() => this.receive(socket, raw));
+    if (verdict && !verdict.valid) return;
     const message = parseMessage(raw);
     const pending = this.pendingByBot.get(botId);
     const answersOpenRequest = message?.type === "action" && pending !== undefined && message.requestId === pending.requestId;

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { errors } from "../../lib/errors";
 import { bearerToken } from "../../plugins/auth";
-import type { Bots } from "../bots/service";
+import { hashApiKey, type Bots } from "../bots/service";
 import type { BotGateway } from "./gateway";
 
 /** Largest frame a bot or a spectator may send; anything bigger closes the socket (1009). */
@@ -20,7 +20,7 @@ export function protocolModule(bots: Bots, gateway: BotGateway) {
           if (!apiKey) throw errors.unauthorized("Connect with the bot's api key: Authorization: Bearer pbk_… or ?apiKey=");
           const bot = await bots.findByApiKey(apiKey);
           if (!bot) throw errors.unauthorized("Unknown api key");
-          return { bot };
+          return { bot, keyHash: hashApiKey(apiKey) };
         },
       },
     })
@@ -29,14 +29,14 @@ export function protocolModule(bots: Bots, gateway: BotGateway) {
     query: t.Object({ apiKey: t.Optional(t.String({ maxLength: 200 })) }),
     idleTimeout: 120,
     open(ws) {
-      const { bot } = ws.data;
+      const { bot, keyHash } = ws.data;
       gateway.connect(bot.botId, ws, {
         type: "welcome",
         botId: bot.botId,
         name: bot.name,
         protocolVersion: 1,
         serverTime: new Date().toISOString(),
-      });
+      }, keyHash);
     },
     message(ws, message) {
       gateway.receive(ws, message);

@@ -62,14 +62,15 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
   const records = outcomes.map((o) => ({
     id: o.matchId,
     hands_played: o.handsPlayed,
+    voided_hands: o.voidedHands,
     winners: winnersOf(o.players),
     ended_at: o.endedAt.toISOString(),
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
   }));
   await Promise.all([
     ...batchStatements(tx, batches, latestEnd),
-    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms
-      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, winners jsonb, ended_at timestamptz, duration_ms bigint)
+    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, voided_hands int[], winners jsonb, ended_at timestamptz, duration_ms bigint)
       where matches.id = x.id`),
   ]);
 }

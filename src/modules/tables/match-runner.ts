@@ -121,6 +121,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     matchId,
     tableId: table.tableId,
     handsPlayed: handsPlayedAt(table),
+    voidedHands: table.voidedHands,
     startedAt: new Date(table.startedAt!),
     endedAt: new Date(endedAt),
     players,

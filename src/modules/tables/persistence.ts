@@ -47,6 +47,8 @@ export interface MatchOutcome {
   matchId: string;
   tableId: string;
   handsPlayed: number;
+  /** Numbers voided by resumptions (never recorded, never dealt again): the fairness record lists them. */
+  voidedHands: number[];
   startedAt: Date;
   endedAt: Date;
   players: MatchPlayerRecord[];

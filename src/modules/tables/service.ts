@@ -289,7 +289,7 @@ export class Tables {
     const fresh = rows.filter((row) => !this.hosted.has(row.id));
     for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs)) {
       for (const seat of table.seats.values()) this.tableOfBot.set(seat.botId, table.tableId);
-      this.host(table);
+      this.host(table, true);
     }
   }
 
@@ -326,17 +326,20 @@ export class Tables {
       table.stopRequested = true;
       actor.stop();
       this.relay?.releaseTable(table.tableId);
+      // Spectators here follow the table to its new host, as a peer's spectators do.
+      if (this.deps.spectators.watchingHere(table.tableId) > 0) void this.relay?.watch(table.tableId).catch(() => {});
     }
     this.hosted.clear();
     this.tableOfBot.clear();
   }
 
-  private host(table: TableRuntime): void {
+  /** `adopted`: resumed from its rows (a restart, or a takeover), not created here just now. */
+  private host(table: TableRuntime, adopted = false): void {
     const actor = createActor(this.machine, { input: { table } });
     let finished!: () => void;
     const done = new Promise<void>((resolve) => (finished = resolve));
     this.hosted.set(table.tableId, { table, actor, queue: Promise.resolve(), done });
-    this.relay?.hostTable(table.tableId);
+    this.relay?.hostTable(table.tableId, adopted);
     actor.subscribe({
       complete: () => {
         this.unhost(table);
