@@ -9,13 +9,15 @@ export class WsBot {
   closed = false;
 
   constructor(
-    private readonly url: string,
+    private url: string,
     private readonly apiKey: string,
     public policy: Policy = (request) => ({ action: request.legalActions.includes("check") ? "check" : "call" }),
     private readonly via: "header" | "query" = "header",
   ) {}
 
-  async connect(): Promise<this> {
+  /** Opens (or re-opens) its socket; `url`: another server from now on (a restarted or another node). */
+  async connect(url?: string): Promise<this> {
+    if (url) this.url = url;
     const wsUrl = this.url.replace(/^http/, "ws") + "/api/bots/connect";
     this.socket =
       this.via === "header"

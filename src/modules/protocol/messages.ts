@@ -144,6 +144,7 @@ export function snapshotMessage(table: TableRuntime, botId: string): ServerMessa
     config: publicConfig(table.config),
     seeded: isSeeded(table.config),
     handNumber: table.handNumber,
+    voidedHands: table.voidedHands,
     hand:
       state && !state.finished
         ? {

@@ -56,6 +56,9 @@ export const serverMessages = {
     config: Config,
     seeded: T.Boolean(),
     handNumber: Int(),
+    voidedHands: T.Array(Int(), {
+      description: "Every hand number of this match voided by a resumption after its host died (see match_resumed): a bot that reconnects after the resumption learns here which hands never happened",
+    }),
     hand: Nullable(
       strict({
         street: T.Union([Street, T.Literal("showdown")]),
