@@ -27,7 +27,7 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys)
           tags: ["bots"],
           summary: "Register a bot",
           description:
-            "Creates a bot owned by the caller (at most MAX_BOTS_PER_DEVELOPER, 200: beyond, 409 TOO_MANY_BOTS). The `apiKey` (pbk_…) is returned only here and on rotate-key; remote bots connect with it to /api/bots/connect. With `strategy`, the service plays the bot itself.",
+            "Creates a bot owned by the caller (at most MAX_BOTS_PER_DEVELOPER, 200: beyond, 409 TOO_MANY_BOTS). The `apiKey` (pbk_…) is shown once, here (and a new one on rotate-key): the service stores only its SHA-256, so a replay of this request with the same Idempotency-Key answers `apiKey: null`; if the key is lost, rotate it. Remote bots connect with it to /api/bots/connect. With `strategy`, the service plays the bot itself.",
         },
       },
     )
@@ -93,6 +93,6 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys)
       params: BotParams,
       headers: IdempotencyHeaders,
       response: { 200: RotatedKey, ...errorResponses(400, 401, 403, 404, 409, 422) },
-      detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. The old key stops working at once: a socket already open with it, on any node, gets an `error` KEY_ROTATED and is closed (code 4001); the bot reconnects with the new key." },
+      detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. The new key is shown once (a replay with the same Idempotency-Key answers `apiKey: null`: rotate again if it was lost). The old key stops working at once: a socket already open with it, on any node, gets an `error` KEY_ROTATED and is closed (code 4001); the bot reconnects with the new key." },
     });
 }
