@@ -59,6 +59,19 @@ export function idString(options: { description?: string; examples?: string[] } 
 }
 
 /**
+ * Text a user writes that others will read (bot names, descriptions): no C0/C1 control
+ * characters and no bidirectional controls. An escape sequence in a bot name would clear, retitle
+ * or rewrite another developer's terminal through the CLI, and U+202E (right-to-left override)
+ * would spoof names on the pages. Written as \u escapes so the pattern reads the same in OpenAPI.
+ */
+export const PLAIN_TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$";
+
+export function plainText(options: { minLength?: number; maxLength: number; description?: string; examples?: string[] }) {
+  const rule = "no control characters (C0, C1) nor bidirectional controls (U+061C, U+200E/F, U+202A–E, U+2066–9)";
+  return t.String({ ...options, pattern: PLAIN_TEXT_PATTERN, description: options.description ? `${options.description}; ${rule}` : rule });
+}
+
+/**
  * An integer in a JSON body: strict. (Elysia's t.Integer also takes numeric strings such as
  * "1000"; a JSON field of the wrong type must be a 400, so bodies use TypeBox's own.)
  */
@@ -81,6 +94,7 @@ const STRING_EXPECTED = 54;
 
 /** What we tell the client about one validation error: never the value itself. */
 function describe(e: ValueError): string | undefined {
+  if (e.message?.includes(PLAIN_TEXT_PATTERN)) return "contains a control character or a bidirectional control, which text others read may not carry";
   return e.type === STRING_EXPECTED ? e.message : (e.summary ?? e.message);
 }
 

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { PAGE, pageLimit } from "../../lib/paging";
-import { idString, oneOf, queryInteger } from "../../lib/http";
+import { idString, oneOf, plainText, queryInteger } from "../../lib/http";
 
 export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
 export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
@@ -23,8 +23,8 @@ export const Bot = t.Object(
 
 export const CreateBotBody = t.Object(
   {
-    name: t.String({ minLength: 1, maxLength: 64, description: "Unique among the developer's bots" }),
-    description: t.Optional(t.String({ maxLength: 500 })),
+    name: plainText({ minLength: 1, maxLength: 64, description: "Unique among the developer's bots" }),
+    description: t.Optional(plainText({ maxLength: 500 })),
     strategy: t.Optional(
       oneOf([...BUILT_IN_STRATEGIES], {
         description: "Omit for a remote bot (connects over WebSocket). A built-in strategy is played by the service in process.",
