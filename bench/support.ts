@@ -4,7 +4,7 @@ import { createTestDatabase } from "../tests/support/db";
 import { ROOT, spawnMain } from "../tests/support/process";
 
 export { ROOT };
-export const CHEAP_PASSWORDS = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "1000000" };
+export const CHEAP_PASSWORDS = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "1000000", REGISTRATIONS_PER_ADDRESS_PER_DAY: "1000000" };
 
 export interface ServerProcess {
   url: string;

@@ -1,12 +1,42 @@
 import { Elysia, t } from "elysia";
+import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
+import type { ListEncoding } from "./directory";
 import { nextLink, PAGE, PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
 import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, OwnedBotsQuery, RetiredBot, RotatedKey } from "./model";
 import { toBotView, toOwnedBot, type Bots } from "./service";
 
-export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys) {
+/**
+ * The whole list, as one shared body per version, in the encoding asked for (compressed once per
+ * version, off the event loop). At most `concurrency` such requests at once on this node; beyond,
+ * 503 SERVICE_BUSY with Retry-After, so a flood cannot queue without bound.
+ */
+function wholeListAnswer(bots: Bots, concurrency: number) {
+  let inFlight = 0;
+  return async (request: Request): Promise<Response> => {
+    if (inFlight >= concurrency) {
+      throw new AppError(503, "SERVICE_BUSY", `This node is answering ${concurrency} whole bot lists already: retry, or read pages (?limit=)`, undefined, { "Retry-After": "1" });
+    }
+    inFlight += 1;
+    try {
+      const list = await bots.wholeList();
+      const accept = request.headers.get("accept-encoding") ?? "";
+      const encoding: ListEncoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : "identity";
+      const etag = encoding === "identity" ? list.etag : `${list.etag.slice(0, -1)}-${encoding}"`;
+      const headers: Record<string, string> = { "content-type": "application/json", etag, vary: "Accept-Encoding", "cache-control": "public, no-cache" };
+      if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+      if (encoding !== "identity") headers["content-encoding"] = encoding;
+      return new Response(await list.body(encoding), { headers });
+    } finally {
+      inFlight -= 1;
+    }
+  };
+}
+
+export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys, options: { wholeListConcurrency: number }) {
+  const wholeList = wholeListAnswer(bots, options.wholeListConcurrency);
   return new Elysia({ name: "module:bots" })
     .use(authPlugin(auth))
     .post(
@@ -34,7 +64,8 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys)
     .get(
       "/api/bots",
       async ({ query, request }) => {
-        const page = await bots.list(query);
+        if (query.limit === undefined && query.offset === undefined && query.after === undefined) return wholeList(request);
+        const page = await bots.page(query);
         const headers: Record<string, string> = { "content-type": "application/json", etag: page.etag };
         if (page.next !== null) headers.link = nextLink("/api/bots", { limit: query.limit ?? PAGE.default, after: page.next });
         if (request.headers.get("if-none-match") === page.etag) return new Response(null, { status: 304, headers });
@@ -42,11 +73,11 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys)
       },
       {
         query: BotListQuery,
-        response: { 200: t.Array(Bot), ...errorResponses(400) },
+        response: { 200: t.Array(Bot), ...errorResponses(400, 503) },
         detail: {
           tags: ["bots"],
           summary: "List all registered bots",
-          description: `Every registered bot, oldest first (the brief's array of all bots): without parameters the whole list, kept by each node and extended from an index as bots are added, with an \`ETag\` (send it back as \`If-None-Match\` for a 304). With \`limit\`, \`after\` (a botId) or the older \`offset\`, one page: ${PAGING_RULE} 400 for an \`after\` that names no bot.`,
+          description: `Every registered bot, oldest first (the brief's array of all bots): without parameters the whole list, kept by each node and extended from an index as bots are added, with an \`ETag\` (send it back as \`If-None-Match\` for a 304), compressed once per version (br or gzip, as \`Accept-Encoding\` asks). At most BOT_LIST_CONCURRENCY (256) whole-list requests at once per node: beyond, 503 SERVICE_BUSY with Retry-After. With \`limit\`, \`after\` (a botId) or the older \`offset\`, one page: ${PAGING_RULE} 400 for an \`after\` that names no bot.`,
         },
       },
     )
