@@ -10,6 +10,8 @@ export interface ServerProcess {
   url: string;
   /** Milliseconds from spawn until /health answered 200. */
   startToHealthyMs: number;
+  /** The server's process id (its memory, from /proc). */
+  pid: number;
   /** CPU time the server process has used so far (user + system, from /proc), in ms. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -24,6 +26,7 @@ export async function spawnServer(env: Record<string, string>, command?: string[
   return {
     url,
     startToHealthyMs,
+    pid: child.pid,
     cpuMs: () => processCpuMs(child.pid),
     async stop() {
       child.kill("SIGTERM");
