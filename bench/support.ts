@@ -4,12 +4,14 @@ import { createTestDatabase } from "../tests/support/db";
 import { ROOT, spawnMain } from "../tests/support/process";
 
 export { ROOT };
-export const CHEAP_PASSWORDS = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "1000000" };
+export const CHEAP_PASSWORDS = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "1000000", REGISTRATIONS_PER_ADDRESS_PER_DAY: "1000000" };
 
 export interface ServerProcess {
   url: string;
   /** Milliseconds from spawn until /health answered 200. */
   startToHealthyMs: number;
+  /** The server's process id (its memory, from /proc). */
+  pid: number;
   /** CPU time the server process has used so far (user + system, from /proc), in ms. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -24,6 +26,7 @@ export async function spawnServer(env: Record<string, string>, command?: string[
   return {
     url,
     startToHealthyMs,
+    pid: child.pid,
     cpuMs: () => processCpuMs(child.pid),
     async stop() {
       child.kill("SIGTERM");

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Db } from "./db";
 import { systemClock, type Clock } from "./lib/clock";
-import { errorHandler, payloadTooLarge, readJsonBody } from "./lib/http";
+import { errorHandler, payloadTooLarge, readJsonBody, refuseContentEncoding } from "./lib/http";
 import { RateLimiter } from "./lib/rate-limit";
 import { SharedRateLimiter } from "./modules/auth/shared-limiter";
 import { webModule } from "./modules/web";
@@ -155,13 +155,24 @@ export function createApp(deps: AppDeps) {
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);
       if (length > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+      refuseContentEncoding(request);
     })
     .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
     .use(docsModule())
     .use(healthModule(deps.dbKind, services.cluster))
-    .use(authModule(services.identity, auth, new SharedRateLimiter(deps.db, "auth", deps.config.authRateLimitPerMinute, 60_000, services.clock), deps.config.trustProxy))
+    .use(
+      authModule(
+        services.identity,
+        auth,
+        {
+          perMinute: new SharedRateLimiter(deps.db, "auth", deps.config.authRateLimitPerMinute, 60_000, services.clock),
+          registrationsPerDay: new SharedRateLimiter(deps.db, "register-day", deps.config.registrationsPerAddressPerDay, 86_400_000, services.clock),
+        },
+        deps.config.trustProxy,
+      ),
+    )
     .use(protocolModule(services.bots, services.gateway))
-    .use(botsModule(services.bots, auth, services.idempotency))
+    .use(botsModule(services.bots, auth, services.idempotency, { wholeListConcurrency: deps.config.botListConcurrency }))
     .use(creditsModule(deps.db, services.accounts, auth, services.idempotency))
     .use(tablesModule(services.tables, auth, services.idempotency))
     .use(matchesModule(services.matches, auth))

@@ -30,6 +30,10 @@ export interface Config {
   timeBankCapMs: number;
   /** Register and login attempts per client IP per minute. */
   authRateLimitPerMinute: number;
+  /** Developer registrations per client IP per day (each may own MAX_BOTS_PER_DEVELOPER bots). */
+  registrationsPerAddressPerDay: number;
+  /** Whole-list GET /api/bots requests answered at once per node. */
+  botListConcurrency: number;
   /** Messages a bot may send per second on its socket (bursts up to this many). */
   botMessagesPerSecond: number;
   /** How long GET /api/stats/:botId may serve a bot's statistics from memory (0: never). */
@@ -90,6 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeBankRefillMs: integerFrom(env, "TIME_BANK_REFILL_MS", 500),
     timeBankCapMs: integerFrom(env, "TIME_BANK_CAP_MS", 10_000),
     authRateLimitPerMinute: integerFrom(env, "AUTH_RATE_LIMIT_PER_MINUTE", 30, 1),
+    registrationsPerAddressPerDay: integerFrom(env, "REGISTRATIONS_PER_ADDRESS_PER_DAY", 20, 1),
+    botListConcurrency: integerFrom(env, "BOT_LIST_CONCURRENCY", 256, 1),
     botMessagesPerSecond: integerFrom(env, "BOT_MESSAGES_PER_SECOND", 50, 1),
     statsCacheMs: integerFrom(env, "STATS_CACHE_MS", 1_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -13,6 +13,7 @@ import { tablesCreate, tablesDelete, tablesJoin, tablesLeave, tablesList, tables
 import { watch } from "./commands/watch";
 import { verify } from "./commands/verify";
 import { didYouMean } from "./suggest";
+import { terminalSafe } from "./format";
 import { ratings } from "./commands/ratings";
 import { evaluate } from "./commands/eval";
 import { hands, leaderboard, matches, stats, transactions } from "./commands/records";
@@ -67,8 +68,8 @@ function defaultIO(): CliIO {
 export async function main(argv: string[], partial: Partial<CliIO> = {}): Promise<number> {
   const io: CliIO = { ...defaultIO(), ...partial };
   if (partial.isTTY === undefined && partial.stderr) io.isTTY = false;
-  const out = (line = "") => io.stdout(line + "\n");
-  const err = (line: string) => io.stderr(line + "\n");
+  const out = (line = "") => io.stdout(terminalSafe(line) + "\n");
+  const err = (line: string) => io.stderr(terminalSafe(line) + "\n");
   const args = argv[0] === "--" ? argv.slice(1) : argv;
   const [first, ...rest] = args;
   if (!first || first === "--help" || first === "-h" || first === "help") {

@@ -27,6 +27,7 @@ export type ErrorCode =
   | "IDEMPOTENCY_KEY_REUSED"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
+  | "SERVICE_BUSY"
   | "INTERNAL";
 
 export interface ErrorBody {

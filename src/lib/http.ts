@@ -26,10 +26,10 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: "CONFLICT (or a specific code such as EMAIL_TAKEN, BOT_NAME_TAKEN, BOT_ALREADY_SEATED, BOT_SEATED, BOT_RETIRED, TABLE_FULL, TABLE_NOT_WAITING, IDEMPOTENCY_KEY_IN_USE)",
   413: "PAYLOAD_TOO_LARGE: the request body exceeds the limit",
   422: "IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with a different request (method, path or body)",
-  415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json",
+  415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json, uncompressed (no Content-Encoding)",
   429: "FAUCET_COOLDOWN or RATE_LIMITED; see the Retry-After header",
   500: "INTERNAL: unexpected failure (no internals are revealed)",
-  503: "TABLE_HOST_UNAVAILABLE: the node hosting the table does not answer (a live node takes its tables over within seconds); see the Retry-After header",
+  503: "TABLE_HOST_UNAVAILABLE: the node hosting the table does not answer (a live node takes its tables over within seconds), or SERVICE_BUSY: too many such requests at once on this node; see the Retry-After header",
 };
 
 /** Response map entries for the error statuses a route can answer, each with the §8 body. */
@@ -59,6 +59,19 @@ export function idString(options: { description?: string; examples?: string[] } 
 }
 
 /**
+ * Text a user writes that others will read (bot names, descriptions): no C0/C1 control
+ * characters and no bidirectional controls. An escape sequence in a bot name would clear, retitle
+ * or rewrite another developer's terminal through the CLI, and U+202E (right-to-left override)
+ * would spoof names on the pages. Written as \u escapes so the pattern reads the same in OpenAPI.
+ */
+export const PLAIN_TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$";
+
+export function plainText(options: { minLength?: number; maxLength: number; description?: string; examples?: string[] }) {
+  const rule = "no control characters (C0, C1) nor bidirectional controls (U+061C, U+200E/F, U+202A–E, U+2066–9)";
+  return t.String({ ...options, pattern: PLAIN_TEXT_PATTERN, description: options.description ? `${options.description}; ${rule}` : rule });
+}
+
+/**
  * An integer in a JSON body: strict. (Elysia's t.Integer also takes numeric strings such as
  * "1000"; a JSON field of the wrong type must be a 400, so bodies use TypeBox's own.)
  */
@@ -81,6 +94,7 @@ const STRING_EXPECTED = 54;
 
 /** What we tell the client about one validation error: never the value itself. */
 function describe(e: ValueError): string | undefined {
+  if (e.message?.includes(PLAIN_TEXT_PATTERN)) return "contains a control character or a bidirectional control, which text others read may not carry";
   return e.type === STRING_EXPECTED ? e.message : (e.summary ?? e.message);
 }
 
@@ -129,6 +143,17 @@ async function readTextCapped(request: Request, maxBodyBytes: number): Promise<s
     chunks.push(value);
   }
   return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/**
+ * Request bodies are read as they come: a compressed one (Content-Encoding: gzip, br, …) would be
+ * parsed as its raw bytes. Refused up front with a 415 naming the encoding, before anything runs.
+ */
+export function refuseContentEncoding(request: Request): void {
+  const encoding = request.headers.get("content-encoding")?.trim();
+  if (!encoding || encoding.toLowerCase() === "identity") return;
+  const named = encoding.slice(0, 40).replace(/[^\x21-\x7e ]/g, "?");
+  throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", `Content-Encoding "${named}" is not accepted: send the request body uncompressed`, { header: "Content-Encoding", encoding: named });
 }
 
 export async function readJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {

@@ -70,21 +70,35 @@ export function withNextLink<T>(
 
 /**
  * An opaque cursor for a ranked list (sort values and the id of the last item): base64url of
- * JSON, so a client passes it back untouched and a ranking that moves cannot skew it.
+ * JSON, so a client passes it back untouched and a ranking that moves cannot skew it. A client can
+ * also forge one, so every field is checked against its column before it reaches SQL: a bigint
+ * column takes only safe integers (1e308 would reach Postgres as "1e+308", a 500), an integer
+ * column only int4, a double only finite numbers, an id only the id alphabet.
  */
 const ID = /^[A-Za-z0-9_]{1,64}$/;
+const INT4 = 2 ** 31;
+
+export type CursorField = "id" | "bigint" | "int" | "double";
+type CursorValue<F extends CursorField> = F extends "id" ? string : number;
+
+const FITS: Record<CursorField, (value: unknown) => boolean> = {
+  id: (value) => typeof value === "string" && ID.test(value),
+  bigint: (value) => Number.isSafeInteger(value),
+  int: (value) => Number.isSafeInteger(value) && (value as number) >= -INT4 && (value as number) < INT4,
+  double: (value) => typeof value === "number" && Number.isFinite(value),
+};
 
 export const rankCursor = {
   schema: (description: string) => t.String({ minLength: 1, maxLength: 300, pattern: "^[A-Za-z0-9_-]+$", description }),
   encode: (values: Array<string | number>): string => Buffer.from(JSON.stringify(values)).toString("base64url"),
-  decode<const T extends ReadonlyArray<"string" | "number">>(cursor: string, shape: T): { [K in keyof T]: T[K] extends "string" ? string : number } {
+  decode<const T extends ReadonlyArray<CursorField>>(cursor: string, shape: T): { [K in keyof T]: CursorValue<T[K]> } {
     let values: unknown;
     try {
       values = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     } catch {
       values = null;
     }
-    const fits = Array.isArray(values) && values.length === shape.length && shape.every((type, i) => typeof values[i] === type && (type === "number" ? Number.isFinite(values[i]) : ID.test(values[i] as string)));
+    const fits = Array.isArray(values) && values.length === shape.length && shape.every((field, i) => FITS[field](values[i]));
     if (!fits) throw errors.validation("Invalid after: not a cursor from a Link header of this list", { field: "after" });
     return values as never;
   },

@@ -2,7 +2,8 @@
  * Idempotency-Key, with Stripe's semantics, on every write that creates something or moves money:
  * the first answer to a developer's keyed request is stored in Postgres (so it holds across
  * restarts and nodes) and replayed for 24 h to a retry with the same key and the same request; the
- * same key with a different request is a 422, and one still being answered a 409.
+ * same key with a different request is a 422, and one still being answered a 409. Secrets in an
+ * answer (api keys) are not kept: a replay carries them as null.
  */
 import { and, eq, lt, sql } from "drizzle-orm";
 import { t } from "elysia";
@@ -28,7 +29,7 @@ export const IdempotencyHeaders = t.Object({
       maxLength: 255,
       pattern: "^[\\x21-\\x7E]+$",
       description:
-        "Any unique string (a UUID), at most 255 visible ASCII characters. A retry with the same key and the same request within 24 h gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; while the first is still being answered, 409 IDEMPOTENCY_KEY_IN_USE. Keys are per developer.",
+        "Any unique string (a UUID), at most 255 visible ASCII characters. A retry with the same key and the same request within 24 h gets the first answer again (with `Idempotent-Replayed: true`) and changes nothing; an api key in the first answer is not kept, so a replay carries `apiKey: null`; the same key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; while the first is still being answered, 409 IDEMPOTENCY_KEY_IN_USE. Keys are per developer.",
     }),
   ),
 });
@@ -39,6 +40,21 @@ interface Exchange {
   body?: unknown;
   headers: Record<string, string | undefined>;
   set: { status?: number | string };
+}
+
+/**
+ * Fields that carry a secret (a bot's api key, a developer token): never kept in the replay store,
+ * which holds answers in plain JSON for 24 h. A replay answers them as null: the secret is shown
+ * once, and a key may have been rotated away since (rotate again if it was lost).
+ */
+const SECRET_FIELDS = ["apiKey", "token"] as const;
+
+/** The answer as the replay store may keep it: every secret field nulled. */
+export function withoutSecrets(result: unknown): unknown {
+  if (!result || typeof result !== "object" || Array.isArray(result)) return result;
+  const kept: Record<string, unknown> = { ...(result as Record<string, unknown>) };
+  for (const field of SECRET_FIELDS) if (kept[field] !== undefined) kept[field] = null;
+  return kept;
 }
 
 /** JSON with object keys sorted: the same body however its fields were ordered. */
@@ -78,7 +94,7 @@ export class IdempotencyKeys {
       else await this.release(developerId, key, claimedAt);
       throw error;
     }
-    await this.store(developerId, key, claimedAt, typeof exchange.set.status === "number" ? exchange.set.status : 200, JSON.stringify(result));
+    await this.store(developerId, key, claimedAt, typeof exchange.set.status === "number" ? exchange.set.status : 200, JSON.stringify(withoutSecrets(result)));
     return result;
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
+import { brotliDecompressSync } from "node:zlib";
 import { createHarness, type Harness } from "../support/app";
 
 setDefaultTimeout(60_000);
@@ -65,6 +66,88 @@ describe("GET /api/bots at scale: the whole list, pages, caching", () => {
     for (const query of ["after=bot_nope", "limit=0", "limit=1001", "after="]) {
       const response = await h.call("GET", `/api/bots?${query}`);
       expect([response.status, response.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+    }
+  });
+});
+
+describe("GET /api/bots cannot exhaust the server", () => {
+  const decode = async (response: Response) => {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const encoding = response.headers.get("content-encoding");
+    const plain = encoding === "br" ? brotliDecompressSync(bytes) : encoding === "gzip" ? Bun.gunzipSync(bytes) : bytes;
+    return JSON.parse(new TextDecoder().decode(plain));
+  };
+  const whole = (acceptEncoding?: string) => h.app.handle(new Request("http://localhost/api/bots", { headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} }));
+
+  test("br, gzip and plain answers are the same list; each encoding has its own ETag and a 304", async () => {
+    const plain = await whole();
+    const expected = await decode(plain);
+    expect(expected.length).toBeGreaterThan(25);
+    let checked = 0;
+    for (const encoding of ["br", "gzip"]) {
+      const packed = await whole(`${encoding}, identity`);
+      expect([packed.headers.get("content-encoding"), packed.headers.get("vary")]).toEqual([encoding, "Accept-Encoding"]);
+      expect(packed.headers.get("etag")).not.toBe(plain.headers.get("etag"));
+      expect(await decode(packed)).toEqual(expected);
+      const again = await h.app.handle(new Request("http://localhost/api/bots", { headers: { "accept-encoding": encoding, "if-none-match": packed.headers.get("etag")! } }));
+      expect(again.status).toBe(304);
+      checked += 1;
+    }
+    expect(checked).toBe(2);
+  });
+
+  test("parallel requests share one body; a bot created meanwhile is in the next list", async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => whole(i % 2 ? "br" : undefined)));
+    const lists = await Promise.all(answers.map(decode));
+    expect(new Set(lists.map((list) => JSON.stringify(list))).size).toBe(1);
+    const added = (await h.call("POST", "/api/bots", { token, body: { name: "parallel-late" } })).body.botId;
+    expect(ids(await decode(await whole("br"))).at(-1)).toBe(added);
+  });
+
+  test("beyond BOT_LIST_CONCURRENCY whole-list requests at once: 503 SERVICE_BUSY with Retry-After; pages still answer", async () => {
+    const narrow = await createHarness("bot_list_narrow", { BOT_LIST_CONCURRENCY: "1" });
+    try {
+      const answers = await Promise.all([1, 2, 3].map(() => narrow.call("GET", "/api/bots")));
+      const busy = answers.filter((a) => a.status === 503);
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      expect(busy).toHaveLength(2);
+      for (const a of busy) expect([a.body.error.code, a.headers.get("retry-after")]).toEqual(["SERVICE_BUSY", "1"]);
+      expect((await narrow.call("GET", "/api/bots")).status).toBe(200);
+      expect((await narrow.call("GET", "/api/bots?limit=5")).status).toBe(200);
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  test("a body with Content-Encoding is a 415 naming the encoding, and creates nothing", async () => {
+    const before = (await h.call("GET", "/api/me/bots?limit=500", { token })).body.length;
+    let refused = 0;
+    for (const encoding of ["gzip", "br", "deflate, gzip"]) {
+      const response = await h.call("POST", "/api/bots", { token, body: { name: `encoded-${refused}` }, headers: { "content-encoding": encoding } });
+      expect([response.status, response.body.error.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+      expect(response.body.error.message).toContain(`"${encoding}"`);
+      refused += 1;
+    }
+    expect(refused).toBe(3);
+    expect((await h.call("GET", "/api/me/bots?limit=500", { token })).body.length).toBe(before);
+    expect((await h.call("POST", "/api/bots", { token, body: { name: "identity-ok" }, headers: { "content-encoding": "identity" } })).status).toBe(201);
+  });
+
+  test("registrations per address per day are capped (REGISTRATIONS_PER_ADDRESS_PER_DAY), login is not", async () => {
+    const capped = await createHarness("bot_list_registrations", { REGISTRATIONS_PER_ADDRESS_PER_DAY: "3" });
+    try {
+      const register = (i: number) => capped.call("POST", "/api/auth/register", { body: { email: `cap${i}@example.com`, password: "a long password" } });
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await register(i)).status);
+      expect(statuses).toEqual([201, 201, 201, 429, 429]);
+      const refused = await register(9);
+      expect([refused.body.error.code, Number(refused.headers.get("retry-after"))]).toEqual(["RATE_LIMITED", expect.any(Number)]);
+      expect(refused.body.error.message).toContain("3 registrations a day");
+      expect((await capped.call("POST", "/api/auth/login", { body: { email: "cap0@example.com", password: "a long password" } })).status).toBe(200);
+      capped.clock.advance(24 * 3600 * 1000);
+      expect((await register(10)).status).toBe(201);
+    } finally {
+      await capped.close();
     }
   });
 });

@@ -72,6 +72,10 @@ describe("NATS goes away and comes back", () => {
     const botB = (await cluster.api("node_b", "POST", "/api/bots", { token: ownerB, body: { name: "b", strategy: "raiser" } })).body;
 
     await stopNats();
+    // Cut off, a node lists no peer: well before the 6 s a silent peer takes to age out.
+    const cutAt = performance.now();
+    await until(async () => (await peersOf("node_b")) === 0 && (await peersOf("node_a")) === 0, 3_000, "the nodes to stop listing peers they cannot reach");
+    expect(performance.now() - cutAt).toBeLessThan(3_000);
     const refused = await cluster.api("node_b", "POST", `/api/tables/${table.tableId}/join`, { token: ownerB, body: { botId: botB.botId } });
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe("TABLE_HOST_UNAVAILABLE");

@@ -5,7 +5,7 @@ import { createHarness, harnessFor, type Harness } from "../support/app";
 
 setDefaultTimeout(60_000);
 
-let h: Harness;
+let h: Harness & { testDb: { url: string } };
 /** A second process on the same database (another node, or this one after a restart). */
 let other: App;
 let otherCall: Harness["call"];
@@ -115,6 +115,37 @@ describe("Idempotency-Key on every POST that creates or moves money (Stripe's se
     expect(tomorrow.body.tableId).not.toBe(today.body.tableId);
     expect(await h.app.services.idempotency.sweep()).toBeGreaterThan(0);
     for (const tableId of [today.body.tableId, tomorrow.body.tableId]) expect((await h.call("DELETE", `/api/tables/${tableId}`, { token: a.token })).status).toBe(200);
+  });
+
+  test("no api key rests in the replay store: a replayed create or rotate-key answers apiKey null, and a dump of the whole database holds no key", async () => {
+    const dev = await funded();
+    const [createKey, rotateKey] = [newKey(), newKey()];
+    const created = await h.call("POST", "/api/bots", keyed(createKey, dev.token, { name: "secretive" }));
+    expect([created.status, created.body.apiKey]).toEqual([201, expect.stringMatching(/^pbk_/)]);
+    const rotated = await h.call("POST", `/api/bots/${created.body.botId}/rotate-key`, keyed(rotateKey, dev.token));
+    expect([rotated.status, rotated.body.apiKey]).toEqual([200, expect.stringMatching(/^pbk_/)]);
+    const handedOut = [created.body.apiKey as string, rotated.body.apiKey as string];
+
+    const replays = [
+      [await otherCall("POST", "/api/bots", keyed(createKey, dev.token, { name: "secretive" })), created],
+      [await h.call("POST", `/api/bots/${created.body.botId}/rotate-key`, keyed(rotateKey, dev.token)), rotated],
+    ] as const;
+    for (const [replay, first] of replays) {
+      expect([replay.status, replay.headers.get("idempotent-replayed")]).toEqual([first.status, "true"]);
+      expect(replay.body).toEqual({ ...first.body, apiKey: null });
+    }
+    expect(replays).toHaveLength(2);
+    // The rotated key is the one that works: the replay handed out nothing.
+    expect((await h.app.services.bots.findByApiKey(handedOut[1]))?.botId).toBe(created.body.botId);
+    expect(await h.app.services.bots.findByApiKey(handedOut[0])).toBeUndefined();
+
+    const dump = Bun.spawnSync(["pg_dump", "--data-only", "--no-owner", h.testDb.url]);
+    expect(dump.exitCode).toBe(0);
+    const text = dump.stdout.toString();
+    expect(text).toContain(created.body.botId); // the dump is of the right database
+    expect(text).toContain(createKey); // and holds the replay store
+    for (const apiKey of handedOut) expect(text.includes(apiKey)).toBe(false);
+    expect(text.includes("pbk_")).toBe(false);
   });
 
   test("a malformed key is a 400 naming the header, and nothing is created", async () => {

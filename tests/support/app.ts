@@ -7,7 +7,7 @@ import { auditLedger } from "../../src/modules/credits/audit";
 import { createTestDatabase, type TestDatabase } from "./db";
 
 /** Cheap argon2id for tests (the production default is 64 MiB). */
-export const TEST_ENV = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "100000" };
+export const TEST_ENV = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "100000", REGISTRATIONS_PER_ADDRESS_PER_DAY: "100000" };
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ ...TEST_ENV, ...overrides });

@@ -1,18 +1,16 @@
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { ROOT } from "./process";
 
+/** The reference vectors kept in the repository (see tests/vectors/README.md for their sources). */
+export const REPO_VECTORS = join(ROOT, "tests", "vectors");
+
 /**
- * The public reference data, which lives beside the project (`../shared/vectors`), never in it:
- * `VECTORS_DIR` if set, else beside this checkout, else beside the repository it was cloned from
- * (a clone made in a temporary directory). Not found is an error naming where it looked.
+ * Where the tests read the reference vectors: the repository's own copy, so a clone needs nothing
+ * beside it. `VECTORS_DIR` points them at another copy (a newer set being tried out).
  */
 export function vectorsDir(): string {
-  const candidates = [process.env.VECTORS_DIR, join(ROOT, "..", "shared", "vectors")];
-  const origin = Bun.spawnSync(["git", "config", "--get", "remote.origin.url"], { cwd: ROOT }).stdout.toString().trim();
-  if (origin !== "" && !origin.includes("://") && !origin.includes("@")) candidates.push(join(resolve(ROOT, origin), "..", "shared", "vectors"));
-  const looked = candidates.filter((dir): dir is string => dir !== undefined && dir !== "");
-  const found = looked.find((dir) => existsSync(join(dir, "manifest.json")));
-  if (!found) throw new Error(`the reference vectors are not in ${looked.join(" nor ")}: set VECTORS_DIR`);
-  return found;
+  const dir = process.env.VECTORS_DIR || REPO_VECTORS;
+  if (!existsSync(join(dir, "manifest.json"))) throw new Error(`no reference vectors in ${dir} (manifest.json missing)`);
+  return dir;
 }

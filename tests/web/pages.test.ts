@@ -134,6 +134,42 @@ describe("the web pages, in a real browser", () => {
     expect((await fetch(`${server.url}/swagger`)).status).toBe(200);
   });
 
+  test("Swagger UI works under the Content-Security-Policy: it lists the operations and a try-it-out call gets its answer", async () => {
+    const page = await open("/swagger");
+    await page.waitForSelector(".opblock");
+    expect(await page.locator(".opblock").count()).toBeGreaterThan(20);
+    const health = page.locator("#operations-health-getHealth");
+    await health.locator(".opblock-summary").click();
+    await health.locator("button.try-out__btn").click();
+    await health.locator("button.execute").click();
+    await health.locator(".live-responses-table tr.response .response-col_status").first().waitFor();
+    expect((await health.locator(".live-responses-table tr.response .response-col_status").first().textContent())?.trim()).toBe("200");
+    await page.close();
+  });
+
+  test("every page and /swagger carry the security headers, and no other site can frame them", async () => {
+    let checked = 0;
+    for (const path of ["/", "/leaderboard", `/matches/${world.matchIds[0]}`, `/tables/${world.runningTableId}`, "/swagger", "/swagger/assets/swagger-init.js", "/api/bots"]) {
+      const headers = (await fetch(`${server.url}${path}`)).headers;
+      const csp = headers.get("content-security-policy") ?? "";
+      expect({ path, csp: csp.split("; ").filter((d) => ["script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"].includes(d)).length }).toEqual({ path, csp: 3 });
+      expect(csp).not.toContain("unsafe-inline");
+      expect([headers.get("x-frame-options"), headers.get("x-content-type-options"), headers.get("referrer-policy")]).toEqual(["DENY", "nosniff", "strict-origin-when-cross-origin"]);
+      checked += 1;
+    }
+    expect(checked).toBe(7);
+    // A page elsewhere (here: about:blank) that frames /swagger gets an empty frame and a refusal.
+    const framing = await browser.newPage();
+    const refusals: string[] = [];
+    framing.on("console", (message) => refusals.push(message.text()));
+    await framing.setContent(`<iframe src="${server.url}/swagger"></iframe>`);
+    await framing.waitForTimeout(500);
+    expect(refusals.some((text) => /frame-ancestors|X-Frame-Options/i.test(text))).toBe(true);
+    const framed = framing.frames().find((frame) => frame.url().includes("/swagger"));
+    expect(framed ? await framed.locator(".swagger-ui, #swagger-ui").count() : 0).toBe(0);
+    await framing.close();
+  });
+
   test("no page wrote a console error", () => {
     expect(consoleErrors).toEqual([]);
   });

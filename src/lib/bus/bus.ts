@@ -29,6 +29,8 @@ export class BusTimeoutError extends Error {
 export interface Bus {
   /** "local" (one process) or "nats". */
   readonly kind: "local" | "nats";
+  /** False while cut off from the other nodes (a NATS outage): no peer can be reached then. */
+  readonly reachable: boolean;
   publish(subject: string, message: Json): void;
   subscribe(subject: string, handler: Handler): Subscription;
   /** Rejects with NoResponderError when nobody subscribes, BusTimeoutError when no reply comes in time. */

@@ -3,6 +3,7 @@ import { BusTimeoutError, NoResponderError, REQUEST_TIMEOUT_MS, type Bus, type H
 /** One process: subjects are map keys; messages are copied as JSON, as they would be on the wire. */
 export class LocalBus implements Bus {
   readonly kind = "local" as const;
+  readonly reachable = true;
   private readonly handlers = new Map<string, Set<Handler>>();
   /**
    * Subscriptions with a wildcard, apart: a publish scans these few, never every exact subject

@@ -8,6 +8,10 @@ export class NatsBus implements Bus {
   /** Cut off from the NATS server: requests fail at once instead of waiting out their timeout. */
   private disconnected = false;
 
+  get reachable(): boolean {
+    return !this.disconnected;
+  }
+
   private constructor(
     private readonly connection: NatsConnection,
     private readonly log: (message: string, error?: unknown) => void,

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { plainText } from "../../lib/http";
 
 export const Developer = t.Object(
   {
@@ -14,7 +15,7 @@ export const RegisterBody = t.Object(
   {
     email: t.String({ format: "email", maxLength: 254, description: "Unique, compared case-insensitively" }),
     password: t.String({ minLength: 8, maxLength: 128 }),
-    name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+    name: t.Optional(plainText({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false, title: "RegisterRequest", examples: [{ email: "ada@example.com", password: "correct horse battery", name: "Ada" }] },
 );

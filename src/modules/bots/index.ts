@@ -1,12 +1,42 @@
 import { Elysia, t } from "elysia";
+import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
+import type { ListEncoding } from "./directory";
 import { nextLink, PAGE, PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
 import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, OwnedBotsQuery, RetiredBot, RotatedKey } from "./model";
 import { toBotView, toOwnedBot, type Bots } from "./service";
 
-export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys) {
+/**
+ * The whole list, as one shared body per version, in the encoding asked for (compressed once per
+ * version, off the event loop). At most `concurrency` such requests at once on this node; beyond,
+ * 503 SERVICE_BUSY with Retry-After, so a flood cannot queue without bound.
+ */
+function wholeListAnswer(bots: Bots, concurrency: number) {
+  let inFlight = 0;
+  return async (request: Request): Promise<Response> => {
+    if (inFlight >= concurrency) {
+      throw new AppError(503, "SERVICE_BUSY", `This node is answering ${concurrency} whole bot lists already: retry, or read pages (?limit=)`, undefined, { "Retry-After": "1" });
+    }
+    inFlight += 1;
+    try {
+      const list = await bots.wholeList();
+      const accept = request.headers.get("accept-encoding") ?? "";
+      const encoding: ListEncoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : "identity";
+      const etag = encoding === "identity" ? list.etag : `${list.etag.slice(0, -1)}-${encoding}"`;
+      const headers: Record<string, string> = { "content-type": "application/json", etag, vary: "Accept-Encoding", "cache-control": "public, no-cache" };
+      if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+      if (encoding !== "identity") headers["content-encoding"] = encoding;
+      return new Response(await list.body(encoding), { headers });
+    } finally {
+      inFlight -= 1;
+    }
+  };
+}
+
+export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys, options: { wholeListConcurrency: number }) {
+  const wholeList = wholeListAnswer(bots, options.wholeListConcurrency);
   return new Elysia({ name: "module:bots" })
     .use(authPlugin(auth))
     .post(
@@ -27,14 +57,15 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys)
           tags: ["bots"],
           summary: "Register a bot",
           description:
-            "Creates a bot owned by the caller (at most MAX_BOTS_PER_DEVELOPER, 200: beyond, 409 TOO_MANY_BOTS). The `apiKey` (pbk_…) is returned only here and on rotate-key; remote bots connect with it to /api/bots/connect. With `strategy`, the service plays the bot itself.",
+            "Creates a bot owned by the caller (at most MAX_BOTS_PER_DEVELOPER, 200: beyond, 409 TOO_MANY_BOTS). The `apiKey` (pbk_…) is shown once, here (and a new one on rotate-key): the service stores only its SHA-256, so a replay of this request with the same Idempotency-Key answers `apiKey: null`; if the key is lost, rotate it. Remote bots connect with it to /api/bots/connect. With `strategy`, the service plays the bot itself.",
         },
       },
     )
     .get(
       "/api/bots",
       async ({ query, request }) => {
-        const page = await bots.list(query);
+        if (query.limit === undefined && query.offset === undefined && query.after === undefined) return wholeList(request);
+        const page = await bots.page(query);
         const headers: Record<string, string> = { "content-type": "application/json", etag: page.etag };
         if (page.next !== null) headers.link = nextLink("/api/bots", { limit: query.limit ?? PAGE.default, after: page.next });
         if (request.headers.get("if-none-match") === page.etag) return new Response(null, { status: 304, headers });
@@ -42,11 +73,11 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys)
       },
       {
         query: BotListQuery,
-        response: { 200: t.Array(Bot), ...errorResponses(400) },
+        response: { 200: t.Array(Bot), ...errorResponses(400, 503) },
         detail: {
           tags: ["bots"],
           summary: "List all registered bots",
-          description: `Every registered bot, oldest first (the brief's array of all bots): without parameters the whole list, kept by each node and extended from an index as bots are added, with an \`ETag\` (send it back as \`If-None-Match\` for a 304). With \`limit\`, \`after\` (a botId) or the older \`offset\`, one page: ${PAGING_RULE} 400 for an \`after\` that names no bot.`,
+          description: `Every registered bot, oldest first (the brief's array of all bots): without parameters the whole list, kept by each node and extended from an index as bots are added, with an \`ETag\` (send it back as \`If-None-Match\` for a 304), compressed once per version (br or gzip, as \`Accept-Encoding\` asks). At most BOT_LIST_CONCURRENCY (256) whole-list requests at once per node: beyond, 503 SERVICE_BUSY with Retry-After. With \`limit\`, \`after\` (a botId) or the older \`offset\`, one page: ${PAGING_RULE} 400 for an \`after\` that names no bot.`,
         },
       },
     )
@@ -93,6 +124,6 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys)
       params: BotParams,
       headers: IdempotencyHeaders,
       response: { 200: RotatedKey, ...errorResponses(400, 401, 403, 404, 409, 422) },
-      detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. The old key stops working at once: a socket already open with it, on any node, gets an `error` KEY_ROTATED and is closed (code 4001); the bot reconnects with the new key." },
+      detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. The new key is shown once (a replay with the same Idempotency-Key answers `apiKey: null`: rotate again if it was lost). The old key stops working at once: a socket already open with it, on any node, gets an `error` KEY_ROTATED and is closed (code 4001); the bot reconnects with the new key." },
     });
 }

@@ -1,11 +1,14 @@
 import { t } from "elysia";
 import { PAGE, pageLimit } from "../../lib/paging";
-import { idString, oneOf, queryInteger } from "../../lib/http";
+import { idString, oneOf, plainText, queryInteger } from "../../lib/http";
 
 export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
 export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
 
 export const BotId = idString({ examples: ["bot_01jx8m2k3n4p5q6r7s8t9v0w1x"] });
+
+const API_KEY_ONCE =
+  "pbk_…, shown once: the service keeps only its SHA-256. A replay of this request (same Idempotency-Key, `Idempotent-Replayed: true`) answers the same status and body with `apiKey: null`, since no key is stored anywhere; if the key is lost, rotate it (POST /api/bots/{botId}/rotate-key).";
 
 /** The brief's Bot object, exactly these four fields. */
 export const Bot = t.Object(
@@ -20,8 +23,8 @@ export const Bot = t.Object(
 
 export const CreateBotBody = t.Object(
   {
-    name: t.String({ minLength: 1, maxLength: 64, description: "Unique among the developer's bots" }),
-    description: t.Optional(t.String({ maxLength: 500 })),
+    name: plainText({ minLength: 1, maxLength: 64, description: "Unique among the developer's bots" }),
+    description: t.Optional(plainText({ maxLength: 500 })),
     strategy: t.Optional(
       oneOf([...BUILT_IN_STRATEGIES], {
         description: "Omit for a remote bot (connects over WebSocket). A built-in strategy is played by the service in process.",
@@ -38,7 +41,7 @@ export const CreatedBot = t.Object(
     description: t.String(),
     createdAt: t.String({ format: "date-time" }),
     strategy: t.Union([oneOf([...BUILT_IN_STRATEGIES]), t.Null()]),
-    apiKey: t.String({ description: "pbk_… — shown once; the service keeps only its hash" }),
+    apiKey: t.Union([t.String(), t.Null()], { description: API_KEY_ONCE }),
   },
   { title: "CreatedBot" },
 );
@@ -65,7 +68,10 @@ export const RetiredBot = t.Object(
   { title: "RetiredBot" },
 );
 
-export const RotatedKey = t.Object({ botId: t.String(), apiKey: t.String({ description: "The new pbk_… key; the old one stops working" }) }, { title: "RotatedKey" });
+export const RotatedKey = t.Object(
+  { botId: t.String(), apiKey: t.Union([t.String(), t.Null()], { description: `The new key; the old one stops working. ${API_KEY_ONCE}` }) },
+  { title: "RotatedKey" },
+);
 
 export const BotParams = t.Object({ botId: BotId });
 

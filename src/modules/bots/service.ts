@@ -6,7 +6,7 @@ import { errors } from "../../lib/errors";
 import { newId, newSecret, sha256Hex } from "../../lib/ids";
 import type { BuiltInStrategy } from "./model";
 import { PAGE, pageOf, pastCursor, type Page } from "../../lib/paging";
-import { BotDirectory, type BotPage } from "./directory";
+import { BotDirectory, type BotPage, type WholeList } from "./directory";
 
 export interface BotView {
   botId: string;
@@ -102,13 +102,18 @@ export class Bots {
     if (inserted.length === 0) {
       throw errors.conflict("BOT_NAME_TAKEN", "You already have a bot with this name", { field: "name" });
     }
+    this.directory.added();
     const record = toRecord(inserted[0]);
     return { ...toBotView(record), strategy: record.strategy, apiKey };
   }
 
-  /** GET /api/bots: the whole list (kept by the directory) or one page of it. */
-  list(query: { limit?: number; offset?: number; after?: string }): Promise<BotPage> {
-    if (query.limit === undefined && query.offset === undefined && query.after === undefined) return this.directory.all();
+  /** GET /api/bots without parameters: the whole list, one shared body per version (the directory). */
+  wholeList(): Promise<WholeList> {
+    return this.directory.all();
+  }
+
+  /** GET /api/bots with `limit`, `after` or `offset`: one page. */
+  page(query: { limit?: number; offset?: number; after?: string }): Promise<BotPage> {
     return this.directory.page(query.limit ?? PAGE.default, query.after, query.offset ?? 0);
   }
 

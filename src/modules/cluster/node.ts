@@ -48,6 +48,8 @@ export class ClusterNode {
   }
 
   livePeers(): PeerInfo[] {
+    // Cut off from the bus, no peer can be reached, however recently it was heard from.
+    if (!this.bus.reachable) return [];
     const now = this.clock.now();
     return [...this.peers.values()].filter((p) => now - p.lastSeenMs <= PEER_TTL_MS).sort((a, b) => a.hostId.localeCompare(b.hostId));
   }

@@ -12,6 +12,18 @@ const ASSETS: Record<string, string> = {
   "favicon-32x32.png": "image/png",
 };
 
+/**
+ * Swagger UI's page, ours rather than the plugin's: the plugin starts the UI from an inline
+ * script, which the Content-Security-Policy (script-src 'self') forbids. Here everything it loads
+ * is a file of this service, and no style is inline.
+ */
+const SWAGGER_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Poker Bot Service · API</title><link rel="stylesheet" href="/swagger/assets/swagger-ui.css"><link rel="icon" href="/swagger/assets/favicon-32x32.png">
+</head><body><div id="swagger-ui"></div>
+<script src="/swagger/assets/swagger-ui-bundle.js"></script><script src="/swagger/assets/swagger-init.js"></script></body></html>`;
+const SWAGGER_INIT = `window.ui = SwaggerUIBundle({ url: "/swagger/json", dom_id: "#swagger-ui", deepLinking: true });\n`;
+
 /** OpenAPI JSON at /swagger/json and Swagger UI at /swagger, its assets served locally (no CDN). */
 export function docsModule() {
   // The plugin caches its document object: polish each new one once.
@@ -31,12 +43,8 @@ export function docsModule() {
       openapi({
         path: "/swagger",
         specPath: "/swagger/json",
-        provider: "swagger-ui",
-        swagger: {
-          cdn: "/swagger/assets/swagger-ui-bundle.js",
-          theme: "/swagger/assets/swagger-ui.css",
-          autoDarkMode: false,
-        },
+        // The page is served below (no inline script); the plugin serves the document only.
+        provider: null,
         // WebSocket routes are not OpenAPI operations: they are described in the text above and docs/PROTOCOL.md.
         exclude: { paths: [/^\/swagger/], methods: ["WS", "ws"] },
         documentation: {
@@ -92,9 +100,11 @@ export function docsModule() {
         },
       }),
     )
+    .get("/swagger", () => new Response(SWAGGER_PAGE, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }), { detail: { hide: true } })
     .get(
       "/swagger/assets/:file",
       ({ params }) => {
+        if (params.file === "swagger-init.js") return new Response(SWAGGER_INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
         const type = ASSETS[params.file];
         if (!type) return new Response("Not found", { status: 404 });
         return new Response(Bun.file(join(SWAGGER_DIST, params.file)), { headers: { "content-type": type } });

@@ -28,7 +28,7 @@ export class Ratings {
     const limit = page.limit ?? PAGE.default;
     let after;
     if (page.after !== undefined) {
-      const [rating, botId] = rankCursor.decode(page.after, ["number", "string"] as const);
+      const [rating, botId] = rankCursor.decode(page.after, ["double", "id"] as const);
       after = or(lt(botRatings.rating, rating), and(eq(botRatings.rating, rating), gt(botRatings.botId, botId)));
     }
     const rows = await this.db

@@ -75,7 +75,7 @@ export class Stats {
     const limit = page.limit ?? PAGE.default;
     const conditions = [gte(botStats.matchesPlayed, this.leaderboardMinMatches)];
     if (page.after !== undefined) {
-      const [netChips, matchesPlayed, botId] = rankCursor.decode(page.after, ["number", "number", "string"] as const);
+      const [netChips, matchesPlayed, botId] = rankCursor.decode(page.after, ["bigint", "int", "id"] as const);
       // After (netChips, matchesPlayed, botId) in the order (desc, desc, asc).
       conditions.push(sql`(${botStats.netChips} < ${netChips} OR (${botStats.netChips} = ${netChips} AND (${botStats.matchesPlayed} < ${matchesPlayed} OR (${botStats.matchesPlayed} = ${matchesPlayed} AND ${botStats.botId} > ${botId}))))`);
     }

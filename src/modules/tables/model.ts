@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { pageLimit } from "../../lib/paging";
-import { bodyInteger, idString, oneOf } from "../../lib/http";
+import { bodyInteger, idString, oneOf, plainText } from "../../lib/http";
 import { BotId } from "../bots/model";
 
 export const CreateTableBody = t.Object(
@@ -11,7 +11,7 @@ export const CreateTableBody = t.Object(
     maxPlayers: t.Optional(bodyInteger({ minimum: 2, maximum: 10, description: "Seats; the match starts when all are taken. Default 6" })),
     maxHands: t.Optional(bodyInteger({ minimum: 1, maximum: 100_000, description: "The match ends after this many hands at the latest. Default 200" })),
     actionTimeoutMs: t.Optional(bodyInteger({ minimum: 50, maximum: 120_000, description: "Per-action time for remote bots, before the time bank. Default 2000" })),
-    seed: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "Deal from a seeded PRNG: the same seed reproduces every card (replays, tests). Makes the table private to your own bots and keeps its matches out of every ranking" })),
+    seed: t.Optional(plainText({ minLength: 1, maxLength: 128, description: "Deal from a seeded PRNG: the same seed reproduces every card (replays, tests). Makes the table private to your own bots and keeps its matches out of every ranking" })),
     duplicate: t.Optional(
       t.Boolean({
         description:

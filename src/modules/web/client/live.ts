@@ -1,5 +1,5 @@
 import { applyEvent, emptyTable, newHand, type TableState } from "./table-state";
-import { tableHtml } from "./table-view";
+import { drawTable } from "./table-view";
 import { escapeHtml } from "../view-kit";
 
 const data = JSON.parse(document.getElementById("page-data")!.textContent!) as {
@@ -21,7 +21,7 @@ function render(): void {
   pending = true;
   requestAnimationFrame(() => {
     pending = false;
-    $("table").innerHTML = tableHtml(state, data.maxPlayers, data.names);
+    drawTable($("table"), state, data.maxPlayers, data.names);
     $("hand").textContent = state.handNumber > 0 ? `hand ${state.handNumber}` : "waiting for the next hand";
     $("live").dataset.hand = String(state.handNumber);
     $("live").dataset.handsSeen = String(handsSeen);

@@ -1,6 +1,6 @@
 import { lineChartSvg, shortId } from "../view-kit";
 import { applyEvent, newHand, type TableEvent, type TableState } from "./table-state";
-import { tableHtml } from "./table-view";
+import { drawTable } from "./table-view";
 
 interface StoredHand {
   handNumber: number;
@@ -54,7 +54,7 @@ let timer: ReturnType<typeof setInterval> | undefined;
 
 function show(): void {
   const state = frames[step];
-  $("table").innerHTML = tableHtml(state, data.maxPlayers, data.names);
+  drawTable($("table"), state, data.maxPlayers, data.names);
   $("position").textContent = `hand ${hands[handIndex].handNumber} of ${hands.length} · step ${step} of ${frames.length - 1}`;
   $("note").textContent = state.note || "cards are dealt";
   $("viewer").dataset.hand = String(hands[handIndex].handNumber);
