@@ -1,4 +1,5 @@
 import { auditLedger } from "../../src/modules/credits/audit";
+import postgres from "postgres";
 import { openDatabase } from "../../src/db";
 import { TEST_ENV } from "./app";
 import { createTestDatabase, type TestDatabase } from "./db";
@@ -71,6 +72,32 @@ export class TestCluster {
   logs(): string {
     const live = [...this.nodes].map(([hostId, node]) => `--- ${hostId} (running) ---\n${node.stdout()}${node.stderr()}`);
     return [...this.stoppedLogs, ...live].join("\n");
+  }
+
+  /** A developer registered through `hostId`, with the faucet's credits; returns its token. */
+  async fundedDeveloper(hostId: string): Promise<string> {
+    const email = `dev-${Math.random().toString(36).slice(2)}@example.com`;
+    const registered = await this.api(hostId, "POST", "/api/auth/register", { body: { email, password: "a long password" } });
+    if (registered.status !== 201) throw new Error(`register through ${hostId}: ${registered.status} ${JSON.stringify(registered.body)}`);
+    const claimed = await this.api(hostId, "POST", "/api/me/balance/faucet", { token: registered.body.token });
+    if (claimed.status !== 200) throw new Error(`faucet through ${hostId}: ${claimed.status} ${JSON.stringify(claimed.body)}`);
+    return registered.body.token as string;
+  }
+
+  /** The node that hosts a table now (from the database). */
+  async hostOf(tableId: string): Promise<string> {
+    const [row] = await this.sql((db) => db`select host_id from tables where id = ${tableId}`);
+    return row.host_id as string;
+  }
+
+  /** A query on the cluster's database, on a connection of its own. */
+  async sql<T>(work: (db: postgres.Sql) => Promise<T>): Promise<T> {
+    const db = postgres(this.testDb.url, { max: 1, onnotice: () => {} });
+    try {
+      return await work(db);
+    } finally {
+      await db.end();
+    }
   }
 
   async audit() {

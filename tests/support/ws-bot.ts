@@ -4,6 +4,8 @@ export type Policy = (request: Message, bot: WsBot) => Record<string, unknown> |
 
 export class WsBot {
   readonly messages: Message[] = [];
+  /** performance.now() at each message's arrival, index for index with `messages`. */
+  readonly receivedAt: number[] = [];
   private socket!: WebSocket;
   private waiters: Array<{ predicate: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
   closed = false;
@@ -63,6 +65,7 @@ export class WsBot {
 
   private onMessage(message: Message): void {
     this.messages.push(message);
+    this.receivedAt.push(performance.now());
     this.waiters = this.waiters.filter((w) => {
       if (!w.predicate(message)) return true;
       w.resolve(message);
