@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { TestCluster, until } from "../support/nodes";
+import { WsBot } from "../support/ws-bot";
 
 // A NATS server of this file's own (the shared one serves other files), stopped and started again.
 setDefaultTimeout(120_000);
@@ -104,6 +105,40 @@ describe("NATS goes away and comes back", () => {
     // A table nobody hosts any more reads from the database, with the hands its match recorded.
     expect(finished).toMatchObject({ matchId: match.matchId, handsPlayed: match.handsPlayed });
     expect(match.players.map((p: any) => p.botId).sort()).toEqual([botA.botId, botB.botId].sort());
+    const report = await cluster.audit();
+    expect(report.problems).toEqual([]);
+  });
+
+  test("a key rotated through one node while NATS is down: the old key's socket on another node plays at most one more action and is closed, without the bus", async () => {
+    await until(async () => (await peersOf("node_b")) === 1 && (await peersOf("node_a")) === 1, 20_000, "the nodes to see each other");
+    const owner = await developer("node_b");
+    const remote = (await cluster.api("node_b", "POST", "/api/bots", { token: owner, body: { name: "leaked" } })).body;
+    const house = (await cluster.api("node_b", "POST", "/api/bots", { token: owner, body: { name: "house", strategy: "caller" } })).body;
+    const socket = await new WsBot(cluster.url("node_b"), remote.apiKey, (request) => ({ action: request.legalActions.includes("check") ? "check" : "call" })).connect();
+    const table = (await cluster.api("node_b", "POST", "/api/tables", { token: owner, body: { maxPlayers: 2, maxHands: 100_000, smallBlind: 1, bigBlind: 1 } })).body;
+    for (const botId of [remote.botId, house.botId]) expect((await cluster.api("node_b", "POST", `/api/tables/${table.tableId}/join`, { token: owner, body: { botId } })).status).toBe(201);
+    await socket.next((m) => m.type === "hand_ended" && m.handNumber >= 3, 30_000);
+
+    await stopNats();
+    // Rotated through the other node: the bus that would tell node_b is down.
+    const rotated = await cluster.api("node_a", "POST", `/api/bots/${remote.botId}/rotate-key`, { token: owner });
+    expect(rotated.status).toBe(200);
+    const rotatedAt = socket.messages.length;
+    const refused = await socket.next((m) => m.type === "error" && m.code === "KEY_ROTATED", 10_000, rotatedAt);
+    await until(async () => socket.closed, 5_000, "the old key's socket to close");
+    const requestsAfter = socket.messages.slice(rotatedAt).filter((m) => m.type === "action_request");
+    // At most the one request whose delivery ran the check that found the key gone.
+    expect(requestsAfter.length).toBeLessThanOrEqual(1);
+    expect(socket.messages.indexOf(refused)).toBe(socket.messages.length - 1);
+    // The old key opens nothing; the new one plays on.
+    expect((await fetch(`${cluster.url("node_b")}/api/bots/connect`, { headers: { authorization: `Bearer ${remote.apiKey}`, upgrade: "websocket", connection: "Upgrade", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" } })).status).toBe(401);
+    const renewed = await new WsBot(cluster.url("node_b"), rotated.body.apiKey, (request) => ({ action: request.legalActions.includes("check") ? "check" : "call" })).connect();
+    await renewed.next((m) => m.type === "action_request", 20_000);
+
+    expect((await cluster.api("node_b", "POST", `/api/tables/${table.tableId}/leave`, { token: owner, body: { botId: house.botId } })).status).toBe(200);
+    await renewed.next((m) => m.type === "match_ended", 20_000);
+    expect(await startNats()).toBe(true);
+    renewed.disconnect();
     const report = await cluster.audit();
     expect(report.problems).toEqual([]);
   });
