@@ -17,6 +17,7 @@ import { openDatabase, type Database } from "../../src/db";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { TestCluster, until } from "../support/nodes";
 import { WsBot } from "../support/ws-bot";
+import { redealt, witness } from "../support/card-witness";
 import { intFromEnv, matchProblems, perDeveloperProblems, developerBooks, Rng, rowsOf, runAuditCli, seedFrom } from "./support";
 
 const ROUNDS = intFromEnv("KILL_ROUNDS", 3);
@@ -259,6 +260,9 @@ describe("kill campaign", () => {
           expect({ status: view.status, matchId: view.matchId }).toEqual({ status: "running", matchId: remote.matchId });
           expect(await hostOf(remote.tableId)).not.toBe(victim);
           await remote.ws.next((m) => m.type === "hand_ended" && m.tableId === remote!.tableId && m.handNumber > remote!.handNumber + 1, 30_000);
+          // No deck it saw was dealt again: no hand number reached it twice across the kill.
+          const seen = witness([{ name: "remote", messages: remote.ws.messages }], remote.matchId);
+          expect({ round, redealt: redealt(seen) }).toEqual({ round, redealt: [] });
         }
         const checked = await verify(`round ${round}`);
         await endMatches(long);

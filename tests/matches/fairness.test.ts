@@ -153,4 +153,42 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     expect((await server.api("GET", `/api/matches/${view.body.matchId}/fairness`)).status).toBe(404);
     expect((await cli(["verify", view.body.matchId])).code).not.toBe(0);
   });
+
+  test("a 1,000-hand match: `cli verify` and the standalone script check all 1,000 hands (every page), and catch a card tampered in hand 900", async () => {
+    const dev = await registerWithCredits(server, "long");
+    const table = await server.api("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 1_000, smallBlind: 1, bigBlind: 1 } });
+    for (const name of ["long-a", "long-b"]) {
+      const bot = await createBot(server, dev.token, name, "caller");
+      expect((await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId: bot.botId } })).status).toBe(201);
+    }
+    let view = (await server.api("GET", `/api/tables/${table.body.tableId}`)).body;
+    for (let i = 0; view.status !== "finished" && i < 600; i++) {
+      await Bun.sleep(50);
+      view = (await server.api("GET", `/api/tables/${table.body.tableId}`)).body;
+    }
+    expect(view.status).toBe("finished");
+    const longMatch = view.matchId as string;
+    expect((await server.api("GET", `/api/matches/${longMatch}`)).body.handsPlayed).toBe(1_000);
+
+    const verified = await cli(["verify", longMatch]);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain("; 1000 hands,");
+    const script = await standalone(longMatch);
+    expect(script.code).toBe(0);
+    expect(script.out).toContain("OK: 1000 hands");
+
+    await sql(async (db) => {
+      const [row] = await db`select history from hands where match_id = ${longMatch} and number = 900`;
+      const history = typeof row.history === "string" ? JSON.parse(row.history) : row.history;
+      expect(history.board.length).toBeGreaterThan(0);
+      history.board[0] = (history.board[0] + 1) % 52;
+      await db`update hands set history = ${db.json(history)}::json where match_id = ${longMatch} and number = 900`;
+    });
+    const caught = await cli(["verify", longMatch]);
+    expect(caught.code).toBe(1);
+    expect(caught.stderr).toContain("hand 900");
+    const scriptCaught = await standalone(longMatch);
+    expect(scriptCaught.code).not.toBe(0);
+    expect(scriptCaught.out).toContain("hand 900");
+  });
 });
