@@ -105,6 +105,11 @@ describe("a crash never re-deals a deck the players have seen", () => {
     const last = Math.max(...recorded, ...fairness.voidedHands);
     expect(recorded.size + fairness.voidedHands.length).toBe(last);
 
+    // The histories and the replay page say which hands were voided.
+    expect((await api(server, "GET", `/api/matches/${matchId}/hands?limit=1`)).body.voidedHands).toEqual(fairness.voidedHands);
+    const replay = await (await fetch(`${server.url}/matches/${matchId}`)).text();
+    expect(replay).toContain(`Voided hands: ${fairness.voidedHands[0]}, `);
+
     a.disconnect();
     b.disconnect();
     process.kill(server.child.pid, "SIGTERM");

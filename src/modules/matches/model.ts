@@ -70,6 +70,9 @@ export const HandHistory = t.Object(
 export const MatchHands = t.Object({
   matchId: t.String(),
   seeded: t.Boolean({ description: "Dealt from a seed: never counted toward statistics, the leaderboard or ratings" }),
+  voidedHands: t.Array(t.Integer(), {
+    description: "Hand numbers voided when the match resumed after its host died: dealt perhaps, never recorded, never dealt again; the histories skip them",
+  }),
   hands: t.Array(HandHistory),
 }, { title: "MatchHands" });
 

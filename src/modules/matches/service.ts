@@ -60,6 +60,12 @@ export class Matches {
     return (await this.withPlayers([await this.completedRow(matchId)]))[0];
   }
 
+  /** The match record with the hand numbers its resumptions voided (the replay page marks them). */
+  async withVoidedHands(matchId: string) {
+    const row = await this.completedRow(matchId);
+    return { ...(await this.withPlayers([row]))[0], voidedHands: row.voidedHands };
+  }
+
   /**
    * What `viewerId` may see of a match's hands: anonymous readers and rivals get the hole cards
    * that were shown down; a developer also gets their own bots' cards (all of them when every
@@ -95,6 +101,7 @@ export class Matches {
       body: {
         matchId,
         seeded: match.config.seed !== undefined,
+        voidedHands: match.voidedHands,
         hands: rows.map(({ hand: { config: _config, ...hand } }) => ({
           ...hand,
           board: hand.board.map(formatCard),

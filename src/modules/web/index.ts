@@ -63,7 +63,7 @@ export function webModule(deps: WebDeps) {
       }), { detail: { hide: true } })
     .get("/matches/:matchId", ({ params }) =>
       orNotFound("No completed match with this id.", async () => {
-        const match = (await deps.matches.get(params.matchId)) as MatchSummary;
+        const match = (await deps.matches.withVoidedHands(params.matchId)) as MatchSummary & { voidedHands: number[] };
         return replayPage(match, await names(match.players.map((p) => p.botId)));
       }), { detail: { hide: true } })
     .get("/tables/:tableId", ({ params }) =>

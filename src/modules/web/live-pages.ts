@@ -3,7 +3,7 @@ import { escapeHtml, shortId } from "./view-kit";
 import { page } from "./layout";
 import type { MatchSummary } from "./pages";
 
-export function replayPage(match: MatchSummary, names: Record<string, string>): string {
+export function replayPage(match: MatchSummary & { voidedHands: number[] }, names: Record<string, string>): string {
   const players = match.players
     .map((p) => `<li><a href="/bots/${encodeURIComponent(p.botId)}">${escapeHtml(names[p.botId] ?? shortId(p.botId))}</a>: ${p.finalChips} chips (${p.profit > 0 ? "+" : ""}${p.profit})</li>`)
     .join("");
@@ -12,6 +12,7 @@ export function replayPage(match: MatchSummary, names: Record<string, string>): 
     `Replay ${shortId(match.matchId)}`,
     `<h1>Match replay <span class="muted">${escapeHtml(match.matchId)}</span></h1>
 <p>${match.handsPlayed} hands · blinds ${match.config.smallBlind}/${match.config.bigBlind} · buy-in ${match.config.buyIn} · <a href="/api/matches/${id}/hands?format=phh" download="${id}.phhs">download the hand histories (PHH)</a></p>
+${voidedNote(match.voidedHands)}
 <section id="viewer" aria-label="replay viewer"><div id="table"><p class="muted">Loading the hand histories…</p></div>
 <p id="position" aria-live="polite"></p><p id="note" aria-live="polite"></p>
 <div class="controls" role="toolbar" aria-label="replay controls"><button id="prev-hand" title="previous hand (↑)">« Hand</button><button id="prev-step" title="previous action (←)">◀ Action</button>
@@ -32,4 +33,11 @@ export function livePage(table: TableView, names: Record<string, string>): strin
 <section aria-labelledby="log-title"><h2 id="log-title">What just happened</h2><ol id="log" reversed></ol></section>`,
     { script: "live", data: { tableId: table.tableId, maxPlayers: table.config.maxPlayers, seats: table.seats, names } },
   );
+}
+
+/** Hands a resumption voided: the replay skips them, and says so (they may have been seen live). */
+function voidedNote(voided: number[]): string {
+  if (voided.length === 0) return "";
+  const shown = voided.length > 12 ? `${voided.slice(0, 12).join(", ")} … (${voided.length} in all)` : voided.join(", ");
+  return `<p class="note" id="voided">Voided hands: ${shown}. This match resumed after its server stopped; hands dealt before that and not recorded never happened (their chips were returned), and their numbers were never dealt again.</p>`;
 }
