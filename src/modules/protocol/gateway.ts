@@ -42,7 +42,7 @@ export type SnapshotProvider = (botId: string) => ServerMessage | null;
 /** Messages that seat a bot in a match or ask it to act: its socket's key is checked again at each. */
 const KEY_RECHECKED = new Set(["action_request", "match_started", "match_resumed", "snapshot"]);
 
-/** The latest re-check of a socket's key: answers wait for it, and a failed one closes the socket. */
+/** The latest re-check of a socket's key: what is sent to the socket next waits for it; a failed one closes the socket. */
 interface KeyVerdict {
   settled: boolean;
   valid: boolean;
@@ -150,9 +150,6 @@ export class BotGateway {
   disconnect(socket: BotSocket): void {
     const botId = this.botBySocket.get(socket.id);
     if (!botId) return;
-    // After the answers that arrived before it, which may be waiting for their key's verdict.
-    const verdict = this.keyVerdicts.get(botId);
-    if (verdict && !verdict.settled) return void verdict.done.then(() => this.disconnect(socket));
     this.botBySocket.delete(socket.id);
     this.keyHashOfSocket.delete(socket.id);
     if (this.socketsByBot.get(botId)?.id === socket.id) {
@@ -176,18 +173,30 @@ export class BotGateway {
     if (socket) this.deliver(botId, socket, message);
   }
 
-  /** Every message to a socket on this node goes here: a seat or a request re-checks its key. */
+  /**
+   * Every message to a socket on this node goes here. A seat or a request re-checks the socket's
+   * key, and whatever is sent to the socket after it waits for that verdict (in order): a key
+   * found gone closes the socket before its next request, so it answers at most the one request
+   * that was out while it was checked.
+   */
   private deliver(botId: string, socket: BotSocket, message: ServerMessage): void {
+    const verdict = this.keyVerdicts.get(botId);
+    if (verdict && !verdict.settled) return void verdict.done.then(() => this.deliverChecked(botId, socket, message));
+    this.deliverChecked(botId, socket, message);
+  }
+
+  private deliverChecked(botId: string, socket: BotSocket, message: ServerMessage): void {
+    if (this.keyVerdicts.get(botId)?.valid === false || this.socketsByBot.get(botId)?.id !== socket.id) return;
     if (KEY_RECHECKED.has(message.type)) this.recheckKey(botId, socket);
     safeSend(socket, message);
   }
 
   /**
-   * The key's check runs while the bot thinks (no wait on the fast path); its answer waits for the
-   * verdict. A key no longer the bot's (rotated, or the bot retired, on any node) closes the socket
-   * (4001) and its open request is answered "no answer": the old key plays nothing from then on.
-   * A database that cannot answer is not a verdict: the answer goes through (a node that cannot
-   * reach its database stops dealing within seconds anyway, see LeaseKeeper.standing).
+   * The key's check runs while the bot thinks: nothing waits for it unless the next message comes
+   * first. A key no longer the bot's (rotated, or the bot retired, on any node) closes the socket
+   * (4001) and its open request is answered "no answer": the old key plays nothing more. A database
+   * that cannot answer is not a verdict: play goes on (a node that cannot reach its database stops
+   * dealing within seconds anyway, see LeaseKeeper.standing).
    */
   private recheckKey(botId: string, socket: BotSocket): void {
     const keyHash = this.keyHashOfSocket.get(socket.id);
@@ -254,10 +263,7 @@ export class BotGateway {
     const arrivedAt = performance.now();
     const botId = this.botBySocket.get(socket.id);
     if (!botId) return;
-    const verdict = this.keyVerdicts.get(botId);
-    // In order: what arrives while a verdict is pending waits for it, behind what arrived before.
-    if (verdict && !verdict.settled) return void verdict.done.then(() => this.receive(socket, raw));
-    if (verdict && !verdict.valid) return;
+    if (this.keyVerdicts.get(botId)?.valid === false) return;
     const message = parseMessage(raw);
     const pending = this.pendingByBot.get(botId);
     const answersOpenRequest = message?.type === "action" && pending !== undefined && message.requestId === pending.requestId;
