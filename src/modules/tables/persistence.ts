@@ -232,6 +232,8 @@ export async function markSeatLeaving(db: Queryable, seatId: string, tableId: st
       queryRows(db, sql`update seats set leaving = true where id = ${seatId} and status = 'open' and ${fence ? leaseHolds(fence, tableId) : sql`true`} returning 1`),
     retry,
   );
-  // No row: the table is another node's now (the seat itself is open while it sits here).
-  if (marked.length === 0 && fence) throw new FencedError(fence);
+  if (marked.length > 0 || !fence) return;
+  // No row: the seat was just cashed out (its match ended, or it busted, a moment ago), or the table is another node's now.
+  const [seat] = await queryRows<{ status: string }>(db, sql`select status from seats where id = ${seatId}`);
+  if (seat?.status === "open") throw new FencedError(fence);
 }
