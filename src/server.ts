@@ -5,7 +5,7 @@ import { ensureJwtSecret } from "./db/settings";
 import type { Clock } from "./lib/clock";
 import { LocalBus } from "./lib/bus/local-bus";
 import { releaseLease } from "./modules/cluster/lease";
-import { LeaseKeeper } from "./modules/tables/takeover";
+import { LeaseKeeper } from "./modules/cluster/takeover";
 import { MAX_FRAME_BYTES } from "./modules/protocol";
 
 export interface RunningServer {

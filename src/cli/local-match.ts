@@ -10,15 +10,15 @@ import { systemClock } from "../lib/clock";
 import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../modules/bots/model";
 import { actionRequestMessage } from "../modules/protocol/messages";
 import type { Spectators } from "../modules/protocol/spectators";
-import { playMatch, type AskBot, type MatchStore } from "../modules/tables/match-runner";
-import type { HandRecord, MatchOutcome } from "../modules/tables/persistence";
-import { newSeatRuntime, newTableRuntime, type TableRuntime } from "../modules/tables/runtime";
-import { fallbackAction } from "../modules/tables/strategies";
-import { phhOfHands, type StoredHand } from "../modules/tables/hand-history";
+import { playMatch, type AskBot, type MatchStore } from "../modules/match-host/match-runner";
+import type { HandRecord, MatchOutcome } from "../modules/match-host/persistence";
+import { newSeatRuntime, newTableRuntime, type TableRuntime } from "../modules/match-host/runtime";
+import { fallbackAction } from "../modules/bots/built-ins";
+import { phhOfHands, type StoredHand } from "../modules/match-host/hand-history";
 import { applyAction } from "../poker/hand";
 import type { HandState, PlayerAction } from "../poker/hand-types";
 import { cryptoRng, seededRng } from "../poker/rng";
-import { dealSource } from "../modules/tables/deals";
+import { dealSource } from "../modules/match-host/deals";
 
 export interface LocalPlayer {
   /** Unique name at the table (the botId in messages and in the PHH `players`). */

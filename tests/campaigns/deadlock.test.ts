@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { buyInInDb, claimFaucetInDb } from "../../src/modules/credits/ledger";
-import { writeBatches, type TableBatch } from "../../src/modules/tables/persistence";
+import { writeBatches, type TableBatch } from "../../src/modules/match-host/persistence";
 import { createHarness, type Harness } from "../support/app";
 import { pollUntil, rowsOf } from "./support";
 

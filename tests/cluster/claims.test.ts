@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../src/db";
 import { acquireLease } from "../../src/modules/cluster/lease";
-import { claimOrphanedTables } from "../../src/modules/tables/takeover";
+import { claimOrphanedTables } from "../../src/modules/cluster/takeover";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 
 setDefaultTimeout(60_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { LEASE_TTL_MS } from "../../src/modules/cluster/lease";
-import { RESERVATION_BLOCK } from "../../src/modules/tables/deal-guard";
+import { RESERVATION_BLOCK } from "../../src/modules/match-host/deal-guard";
 import { redealt, unsaid, witness } from "../support/card-witness";
 import { TestCluster, until } from "../support/nodes";
 import { TcpProxy } from "../support/tcp-proxy";

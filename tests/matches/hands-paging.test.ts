@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { asc, eq } from "drizzle-orm";
 import { hands as handsTable, matches as matchesTable } from "../../src/db/schema";
 import { PUBLIC, visibleHand } from "../../src/modules/matches/visibility";
-import { phhOfHands, type StoredHand } from "../../src/modules/tables/hand-history";
+import { phhOfHands, type StoredHand } from "../../src/modules/match-host/hand-history";
 import { createHarness, type Harness } from "../support/app";
 
 setDefaultTimeout(60_000);

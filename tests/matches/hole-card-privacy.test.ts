@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { parsePhhs } from "../../src/poker/phh";
 import { formatCard } from "../../src/poker/cards";
-import type { StoredHand } from "../../src/modules/tables/hand-history";
+import type { StoredHand } from "../../src/modules/match-host/hand-history";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot, type Message } from "../support/ws-bot";
 import postgres from "postgres";

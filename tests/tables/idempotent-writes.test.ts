@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db";
-import { markMatchStarted, writeBatches, type TableBatch } from "../../src/modules/tables/persistence";
-import { finishMatch } from "../../src/modules/tables/match-finish";
+import { markMatchStarted, writeBatches, type TableBatch } from "../../src/modules/match-host/persistence";
+import { finishMatch } from "../../src/modules/match-host/match-finish";
 import { createHarness, type Harness } from "../support/app";
 import { rowsOf } from "../campaigns/support";
 

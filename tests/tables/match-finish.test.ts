@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { buyInInDb } from "../../src/modules/credits/ledger";
-import { HandJournal } from "../../src/modules/tables/journal";
-import { finishMatches } from "../../src/modules/tables/match-finish";
-import { markMatchStarted, writeBatches, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "../../src/modules/tables/persistence";
+import { HandJournal } from "../../src/modules/match-host/journal";
+import { finishMatches } from "../../src/modules/match-host/match-finish";
+import { markMatchStarted, writeBatches, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "../../src/modules/match-host/persistence";
 import { rowsOf } from "../campaigns/support";
 import { createHarness, type Harness } from "../support/app";
 

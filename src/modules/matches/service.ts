@@ -5,7 +5,7 @@ import { errors } from "../../lib/errors";
 import { PAGE, pageOf, pastCursor } from "../../lib/paging";
 import { formatCard, UNKNOWN_CARD } from "../../poker/cards";
 import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
-import { phhOfHands, type StoredHand } from "../tables/hand-history";
+import { phhOfHands, type StoredHand } from "../match-host/hand-history";
 import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
 type MatchRow = typeof matches.$inferSelect;

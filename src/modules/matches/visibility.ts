@@ -1,6 +1,6 @@
 import { UNKNOWN_CARD } from "../../poker/cards";
 import type { HandEvent } from "../../poker/hand-types";
-import type { StoredHand } from "../tables/hand-history";
+import type { StoredHand } from "../match-host/hand-history";
 
 /**
  * What a viewer may see of a match: hole cards that were shown down, plus those of the bots the

@@ -1,7 +1,7 @@
 import { formatCard } from "../../poker/cards";
 import { describeHand } from "../../poker/evaluator";
 import type { HandEvent, HandState, LegalActions } from "../../poker/hand-types";
-import { isSeeded, publicConfig, type TableRuntime } from "../tables/runtime";
+import { isSeeded, publicConfig, type TableRuntime } from "../match-host/runtime";
 import type { ServerMessage } from "./gateway";
 
 /** Cards travel as strings ("As", "Td") in the protocol. */

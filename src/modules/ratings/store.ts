@@ -3,7 +3,7 @@ import { asc, eq, isNotNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable } from "../../db";
 import { botRatings, hands, matches, matchPlayers } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
-import type { StoredHand } from "../tables/hand-history";
+import type { StoredHand } from "../match-host/hand-history";
 import { addHandResult, applyMatch, conservativeRating, noHands, priorRating, type BotRating, type HandResults, type MatchResult } from "./skill";
 
 type RatingRow = typeof botRatings.$inferSelect;

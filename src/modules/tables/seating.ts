@@ -3,11 +3,11 @@ import type { Db } from "../../db";
 import { tables } from "../../db/schema";
 import { AppError, errors } from "../../lib/errors";
 import { FencedError, type FenceToken } from "../cluster/lease";
-import { markSeatLeaving } from "./persistence";
+import { markSeatLeaving } from "../match-host/persistence";
 import type { BotRecord } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
-import { freePosition, newSeatRuntime, type TableRuntime } from "./runtime";
+import { freePosition, newSeatRuntime, type TableRuntime } from "../match-host/runtime";
 import { refuseIfPrivate, seatView, type ClosedTable, type LeaveResult, type SeatView } from "./views";
 
 /**

@@ -1,8 +1,8 @@
 import { anyOf, type Db } from "../../db";
 import { matches, type TableConfig, type TableStatus, type tables } from "../../db/schema";
 import { errors } from "../../lib/errors";
-import { handsRecordedOf, openSeatsOf } from "./persistence";
-import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+import { handsRecordedOf, openSeatsOf } from "../match-host/persistence";
+import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "../match-host/runtime";
 
 export interface CreateTableInput {
   buyIn?: number;

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, type Db, type Tx } from "../../db";
+import { anyOf, type Db, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";

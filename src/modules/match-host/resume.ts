@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { anyOf, type Db } from "../../db";
+import { anyOf, type Db } from "../../db/index";
 import { bots, hands, matches, seats, tables } from "../../db/schema";
 import type { BuiltInStrategy } from "../bots/model";
 import { addHandResults } from "../ratings/store";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
+import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { developers, hands, matches, seats, tables, type TableConfig } from "../../db/schema";
 import { compareIds } from "../../lib/ids";

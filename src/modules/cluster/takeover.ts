@@ -1,7 +1,7 @@
 import { and, inArray, ne, sql } from "drizzle-orm";
-import { queryRows, sessionNameOf, type Db } from "../../db";
+import { queryRows, sessionNameOf, type Db } from "../../db/index";
 import { tables } from "../../db/schema";
-import { acquireLease, LEASE_DEAL_MARGIN_MS, LEASE_RENEW_MS, LEASE_TTL_MS, renewLease, type FenceToken } from "../cluster/lease";
+import { acquireLease, LEASE_DEAL_MARGIN_MS, LEASE_RENEW_MS, LEASE_TTL_MS, renewLease, type FenceToken } from "./lease";
 
 /** The advisory lock that serialises claim rounds (an arbitrary constant of this service). */
 const CLAIM_LOCK_KEY = 0x706f6b65;

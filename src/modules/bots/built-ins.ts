@@ -2,7 +2,7 @@ import { cardRank, cardSuit } from "../../poker/cards";
 import { categoryIndex, evaluateCards } from "../../poker/evaluator";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { uniformInt, type Rng } from "../../poker/rng";
-import type { BuiltInStrategy } from "../bots/model";
+import type { BuiltInStrategy } from "./model";
 
 /** What a built-in strategy may look at: its own cards, the board, the pot and the legal actions. */
 export interface DecisionView {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../../db";
+import { queryRows, type Db } from "../../db/index";
 import { isConnectionLost, retryTransient, transientCode, type RetryOptions } from "../../db/retry";
 import type { Clock } from "../../lib/clock";
 import type { MatchStore } from "./match-runner";

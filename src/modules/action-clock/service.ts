@@ -1,11 +1,11 @@
 import type { Clock } from "../../lib/clock";
 import { applyAction } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
-import type { AskBot } from "../tables/match-runner";
-import type { SeatRuntime, TableRuntime } from "../tables/runtime";
-import { fallbackAction } from "../tables/strategies";
-import type { BotGateway } from "./gateway";
-import { actionRequestMessage } from "./messages";
+import type { AskBot } from "../match-host/match-runner";
+import type { SeatRuntime, TableRuntime } from "../match-host/runtime";
+import { fallbackAction } from "../bots/built-ins";
+import type { BotGateway } from "../protocol/gateway";
+import { actionRequestMessage } from "../protocol/messages";
 
 export interface TimeBankPolicy {
   /** Each remote seat starts with this much extra time. */
