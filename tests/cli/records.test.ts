@@ -60,8 +60,8 @@ describe("records", () => {
     await run(["bots", "create", "rec-caller", "--strategy", "caller"], "rival.json");
     await run(["tables", "create", "--max-players", "2", "--max-hands", "6"]);
     await run(["tables", "join", "last", "--bot", "rec-raiser"]);
-    const callerId = JSON.parse(await Bun.file(join(dir, "rival.json")).text()).bots["rec-caller"].botId;
-    const tableId = JSON.parse(await Bun.file(join(dir, "records.json")).text()).lastTableId;
+    const callerId = JSON.parse(await Bun.file(join(dir, "rival.json")).text()).servers[server.url].bots["rec-caller"].botId;
+    const tableId = JSON.parse(await Bun.file(join(dir, "records.json")).text()).servers[server.url].lastTableId;
     expect((await run(["tables", "join", tableId, "--bot", callerId], "rival.json")).code).toBe(0);
     const watched = await run(["watch", "last"]);
     matchId = /match (m_\S+)/.exec(watched.stdout)![1];
