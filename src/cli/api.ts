@@ -13,7 +13,7 @@ export class ApiError extends Error {
 export class Api {
   constructor(
     readonly server: string,
-    private readonly token?: string,
+    readonly token?: string,
   ) {}
 
   /** `auth: "if-logged-in"`: public routes that show an owner more (their own bots' hole cards). */
