@@ -55,7 +55,8 @@ export function playerLabel(spec: string): string {
   if (isBuiltIn(spec)) return spec;
   if (spec.startsWith(EXEC_PREFIX)) {
     const words = spec.slice(EXEC_PREFIX.length).trim().split(/\s+/);
-    const file = [...words].reverse().find((w) => /[./\\]/.test(w) && !w.startsWith("-")) ?? words[0];
+    // The script the program runs (the last word that is a plain path), else the program itself.
+    const file = [...words].reverse().find((w) => /^[\w./\\-]+$/.test(w) && /[./\\]/.test(w) && !w.startsWith("-")) ?? words[0];
     return basename(file, extname(file)) || "exec";
   }
   return basename(spec, extname(spec));

@@ -100,7 +100,7 @@ describe("play (local, no server)", () => {
     const { phhFile: _c, elapsedMs: _d, ...second } = runs[1].summary;
     expect(first).toEqual(second);
     const summary = runs[0].summary;
-    expect(summary.players.map((p: { name: string }) => p.name)).toEqual(["starter", "equity", "tight", "random"]);
+    expect(summary.players.map((p: { name: string }) => p.name)).toEqual(["starter-bot", "equity-bot", "tight", "random"]) // named as `eval` names them: the file's base name;
     expect(summary.players.reduce((sum: number, p: { finalChips: number }) => sum + p.finalChips, 0)).toBe(4000);
     expect(summary.players.reduce((sum: number, p: { profit: number }) => sum + p.profit, 0)).toBe(0);
     const hands = parsePhhs(runs[0].phh);
@@ -133,7 +133,7 @@ describe("play (local, no server)", () => {
     const slow = await cli(["play", "--players", "./tests/cli/fixtures/slow-bot.ts,caller", "--hands", "2", "--timeout", "20", "--seed", "1", "--json", "--out", join(dir, "t.phhs")]);
     expect(slow.code).toBe(0);
     const slowBot = JSON.parse(slow.stdout).players[0];
-    expect(slowBot.name).toBe("slow");
+    expect(slowBot.name).toBe("slow-bot");
     expect(slowBot.timeouts).toBeGreaterThanOrEqual(2);
     const notABot = await cli(["play", "--players", "./tests/cli/fixtures/not-a-bot.ts,caller"]);
     expect(notABot.code).toBe(1);
