@@ -67,6 +67,16 @@ describe("records", () => {
     matchId = /match (m_\S+)/.exec(watched.stdout)![1];
   });
 
+  test("ratings: bot names next to their ids, in the list and for one bot", async () => {
+    // Ratings are written when the match is recorded; a moment after `watch` sees it end.
+    let list = await run(["ratings"]);
+    for (let i = 0; i < 50 && !list.stdout.includes("rec-caller"); i++) list = await run(["ratings"]);
+    const rows = list.stdout.trimEnd().split("\n");
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating /);
+    expect((await run(["ratings", "rec-raiser"])).stdout).toMatch(/^rec-raiser \(bot_\w+\) {2}rating /);
+  });
+
   test("matches: the list with names and profits, one bot's, one match, and --json", async () => {
     const list = await run(["matches"]);
     expect(list.code).toBe(0);
