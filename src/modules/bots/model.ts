@@ -38,7 +38,7 @@ export const CreatedBot = t.Object(
     description: t.String(),
     createdAt: t.String({ format: "date-time" }),
     strategy: t.Union([oneOf([...BUILT_IN_STRATEGIES]), t.Null()]),
-    apiKey: t.String({ description: "pbk_… — shown once; the service keeps only its hash" }),
+    apiKey: t.Union([t.String(), t.Null()], { description: "pbk_… — shown once; the service keeps only its hash. null for a built-in (`strategy`): the service plays it, it never connects" }),
   },
   { title: "CreatedBot" },
 );
