@@ -2,7 +2,9 @@
 """A starter bot in Python: the whole protocol (docs/PROTOCOL.md) in one file, no SDK.
 
 Needs the `websockets` package (Debian: apt-get install python3-websockets; else pip install websockets).
-Run it:  python3 examples/python/starter_bot.py --key pbk_... [--server http://localhost:3000] [--once]
+Locally, against a built-in (the CLI starts the service and sets POKER_SERVER / POKER_API_KEY):
+  bun run cli -- play --players "exec:python3 examples/python/starter_bot.py",tight
+Against a server:  python3 examples/python/starter_bot.py --key pbk_... [--server http://localhost:3000] [--once]
 (or set POKER_API_KEY / POKER_SERVER). Seat it with: bun run cli -- tables join <tableId> --bot <name>
 """
 import argparse, asyncio, json, os, sys

@@ -13,15 +13,25 @@ export class ApiError extends Error {
 export class Api {
   constructor(
     readonly server: string,
-    private readonly token?: string,
+    readonly token?: string,
   ) {}
 
   /** `auth: "if-logged-in"`: public routes that show an owner more (their own bots' hole cards). */
   async request<T = any>(method: string, path: string, body?: unknown, options: { auth?: boolean | "if-logged-in" } = {}): Promise<T> {
+    try {
+      return await this.send<T>(method, path, body, options);
+    } catch (error) {
+      // A public read must not fail on an expired or revoked token: it is asked again anonymously.
+      if (options.auth === "if-logged-in" && this.token && error instanceof ApiError && error.status === 401) return this.send<T>(method, path, body, {});
+      throw error;
+    }
+  }
+
+  private async send<T>(method: string, path: string, body: unknown, options: { auth?: boolean | "if-logged-in" }): Promise<T> {
     const headers: Record<string, string> = {};
     if (options.auth === "if-logged-in" && this.token) headers.authorization = `Bearer ${this.token}`;
     if (options.auth === true) {
-      if (!this.token) throw new ApiError(401, "NOT_LOGGED_IN", "not logged in: run `bun run cli -- login --email … --password …` (or register) first", null);
+      if (!this.token) throw new ApiError(401, "NOT_LOGGED_IN", `not logged in to ${this.server}: run \`bun run cli -- login --email … --password …\` (or register) first`, null);
       headers.authorization = `Bearer ${this.token}`;
     }
     if (body !== undefined) headers["content-type"] = "application/json";

@@ -1,5 +1,5 @@
 /** What every CLI command gets: the io, the config file, an API client; and small shared helpers. */
-import type { PokerConfig } from "../../packages/sdk/src/index.ts";
+import type { PokerConfig, ServerProfile } from "../../packages/sdk/src/index.ts";
 import type { Api } from "./api";
 import { formatFlags, str, UsageError, type FlagSpec, type Parsed } from "./args";
 
@@ -17,7 +17,11 @@ export interface Ctx {
   out(line?: string): void;
   err(line: string): void;
   configFile: string;
+  /** The whole file: `server` (the default) and an entry per server. */
   config: PokerConfig;
+  /** This command's server's entry: its token, bots and last table (empty if never logged in there). */
+  profile: ServerProfile;
+  /** Writes the file, with `profile` as the entry of this command's server. */
   save(): void;
   api(parsed: Parsed): Api;
   server(parsed: Parsed): string;
@@ -50,14 +54,14 @@ export function tableIdOf(ctx: Ctx, parsed: Parsed): string {
   const given = parsed.positionals[0];
   if (!given) throw new UsageError("which table? give a table id, or `last` for the last one you created");
   if (given === "last") {
-    if (!ctx.config.lastTableId) throw new UsageError("no table created yet from this config: run `bun run cli -- tables create` first");
-    return ctx.config.lastTableId;
+    if (!ctx.profile.lastTableId) throw new UsageError("no table created yet on this server from this config: run `bun run cli -- tables create` first");
+    return ctx.profile.lastTableId;
   }
   return given;
 }
 
 export function botIdOf(ctx: Ctx, nameOrId: string): string {
-  const saved = ctx.config.bots?.[nameOrId];
+  const saved = ctx.profile.bots?.[nameOrId];
   if (saved) return saved.botId;
   if (nameOrId.startsWith("bot_")) return nameOrId;
   throw new UsageError(`no bot named "${nameOrId}" in ${ctx.configFile}: use its bot id (bot_…) or create it with \`bun run cli -- bots create ${nameOrId}\``);

@@ -1,7 +1,7 @@
 /** Plays the jobs of an evaluation: in this thread, or spread over worker threads (one per core) that pull jobs one at a time. */
 import { availableParallelism } from "node:os";
 import type { EvalJob } from "./evaluation";
-import { loadPlayers, playLocalMatch, type LocalPlayer } from "./local-match";
+import { EXEC_PREFIX, loadPlayers, playLocalMatch, type LocalPlayer } from "./local-match";
 
 export interface EvalSettings {
   cwd: string;
@@ -35,8 +35,40 @@ export function defaultParallelism(jobs: number): number {
   return Math.max(1, Math.min(jobs, availableParallelism(), 8));
 }
 
-/** Runs every job, `parallel` at a time (worker threads when more than one); onResult after each. */
-export async function runEvalJobs(jobs: EvalJob[], settings: EvalSettings, parallel: number, onResult: (result: EvalResult) => void): Promise<void> {
+/** Does the evaluation have a bot given as a command (played on the service, one match at a time)? */
+export const needsService = (specs: string[]) => specs.some((spec) => spec.startsWith(EXEC_PREFIX));
+
+/**
+ * Plays the jobs one at a time on the service started in this process: each seat of each spec is
+ * one bot (one process for a command), kept connected across matches, so a mirror match has two.
+ */
+async function runOnService(jobs: EvalJob[], settings: EvalSettings, onResult: (result: EvalResult) => void, log: (line: string) => void): Promise<void> {
+  // Loaded only here: the whole service is a large import that an evaluation of files does without.
+  const { LocalService } = await import("./local-service");
+  const service = await LocalService.start(settings.cwd, log);
+  try {
+    const loaded = new Map<string, LocalPlayer>();
+    for (const job of jobs) {
+      const seats = [];
+      for (const [i, spec] of job.seats.entries()) {
+        if (!loaded.has(spec)) loaded.set(spec, (await loadPlayers([spec], settings.cwd))[0]);
+        const player = loaded.get(spec)!;
+        seats.push(await service.bot(`${spec}@${i}`, { ...player, name: `${player.name}@${i}` }));
+      }
+      const result = await service.playMatch(seats, { ...settings, seed: job.seed, duplicate: true });
+      onResult({ job, profits: [result.players[0].profit, result.players[1].profit], hands: result.handsPlayed });
+    }
+  } finally {
+    await service.close();
+  }
+}
+
+/**
+ * Runs every job, `parallel` at a time (worker threads when more than one); onResult after each.
+ * With a bot given as a command, on the service, one at a time; `log` gets the commands' output.
+ */
+export async function runEvalJobs(jobs: EvalJob[], settings: EvalSettings, parallel: number, onResult: (result: EvalResult) => void, log: (line: string) => void = () => {}): Promise<void> {
+  if (needsService(jobs.flatMap((job) => job.seats))) return runOnService(jobs, settings, onResult, log);
   if (parallel <= 1) {
     const play = jobPlayer(settings);
     for (const job of jobs) onResult(await play(job));

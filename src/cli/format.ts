@@ -1,4 +1,5 @@
-import type { SpectatorMessage } from "../../packages/sdk/src/index.ts";
+// messages.ts, not the SDK index: the web page bundles this narrator, and the index pulls in Node modules.
+import type { SpectatorMessage } from "../../packages/sdk/src/messages.ts";
 
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
@@ -29,6 +30,14 @@ export class TableNarrator {
           `watching table ${t.tableId} · ${t.status} · ${t.seats.length}/${t.config.maxPlayers} seats · blinds ${t.config.smallBlind}/${t.config.bigBlind} · up to ${t.config.maxHands} hands` +
             (t.status === "waiting" ? " · the match starts when every seat is taken" : ""),
         ];
+      }
+      case "snapshot": {
+        // A watcher that arrives mid-hand: where the hand stands.
+        const hand = message.hand;
+        if (!hand) return [];
+        for (const s of hand.seats) if (s.botId) this.seatBot.set(s.seat, s.botId);
+        this.streetBet = Math.max(0, ...hand.seats.map((s) => s.bet));
+        return [`hand ${message.handNumber} in play · ${hand.street}${hand.board.length ? `: ${hand.board.join(" ")}` : ""} · pot ${hand.pot}`];
       }
       case "match_started":
         for (const s of message.seats) this.seatBot.set(s.seat, s.botId);

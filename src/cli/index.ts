@@ -2,7 +2,7 @@
  * The poker-bots CLI: `bun run cli -- <command> [options]`, `--help` on every command.
  * `main(argv, io)` is importable (tests run it in-process); run as a file it uses the real process.
  */
-import { configPath, readConfig, resolveServer, writeConfig } from "../../packages/sdk/src/index.ts";
+import { configPath, profileOf, readConfig, resolveServer, writeConfig } from "../../packages/sdk/src/index.ts";
 import { Api, ApiError } from "./api";
 import { parseArgs, str, UsageError } from "./args";
 import { commandHelp, type CliIO, type Command, type Ctx } from "./command";
@@ -43,7 +43,8 @@ Commands:
 ${rows.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`).join("\n")}
 
 Environment: POKER_SERVER (service URL, default http://localhost:3000), POKER_CONFIG (config file,
-default ~/.config/poker-bots/config.json: token, server, your bots' api keys, the last table).
+default ~/.config/poker-bots/config.json: per server URL your token, your bots' api keys and the last
+table; a server you have not logged in to gets no token: public reads work, the rest say to log in).
 `;
 }
 
@@ -106,15 +107,19 @@ export async function main(argv: string[], partial: Partial<CliIO> = {}): Promis
       return 0;
     }
     const config = readConfig(configFile);
+    // Credentials are per server: a token is only ever sent to the server that issued it.
+    const server = resolveServer(str(parsed, "server"), io.env, config);
+    const profile = profileOf(config, server);
     const ctx: Ctx = {
       io,
       out,
       err,
       configFile,
       config,
-      save: () => writeConfig(configFile, config),
-      server: (p) => resolveServer(str(p, "server"), io.env, config),
-      api: (p) => new Api(resolveServer(str(p, "server"), io.env, config), config.token),
+      profile,
+      save: () => writeConfig(configFile, { ...config, servers: { ...config.servers, [server]: profile } }),
+      server: () => server,
+      api: () => new Api(server, profile.token),
     };
     return await command.run(ctx, parsed);
   } catch (error) {

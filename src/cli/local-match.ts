@@ -20,12 +20,17 @@ import type { HandState, PlayerAction } from "../poker/hand-types";
 import { cryptoRng, seededRng } from "../poker/rng";
 import { dealSource } from "../modules/match-host/deals";
 
+/** A player given as a command line: `exec:python3 my_bot.py`. */
+export const EXEC_PREFIX = "exec:";
+
 export interface LocalPlayer {
   /** Unique name at the table (the botId in messages and in the PHH `players`). */
   name: string;
   source: string;
   strategy: BuiltInStrategy | null;
   bot: BotDefinition | null;
+  /** `exec:<command>`: a program in any language that connects to the service (see local-service.ts). */
+  command?: string;
 }
 
 export function isBuiltIn(spec: string): spec is BuiltInStrategy {
@@ -42,7 +47,22 @@ export function uniqueNames(): (name: string) => string {
   };
 }
 
-/** "random,caller,./examples/starter-bot.ts" → players; files must export a default bot ({ decide }). */
+/**
+ * One name per player spec, for `play` and `eval` alike: a built-in's name, else the base name of
+ * the bot's file ("./examples/starter-bot.ts" → starter-bot; "exec:python3 bots/my_bot.py" → my_bot).
+ */
+export function playerLabel(spec: string): string {
+  if (isBuiltIn(spec)) return spec;
+  if (spec.startsWith(EXEC_PREFIX)) {
+    const words = spec.slice(EXEC_PREFIX.length).trim().split(/\s+/);
+    // The script the program runs (the last word that is a plain path), else the program itself.
+    const file = [...words].reverse().find((w) => /^[\w./\\-]+$/.test(w) && /[./\\]/.test(w) && !w.startsWith("-")) ?? words[0];
+    return basename(file, extname(file)) || "exec";
+  }
+  return basename(spec, extname(spec));
+}
+
+/** "random,caller,./examples/starter-bot.ts,exec:python3 bot.py" → players; files must export a default bot ({ decide }). */
 export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPlayer[]> {
   const players: LocalPlayer[] = [];
   const unique = uniqueNames();
@@ -52,7 +72,13 @@ export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPl
       players.push({ name: unique(spec), source: spec, strategy: spec, bot: null });
       continue;
     }
-    if (!/[./\\]/.test(spec)) throw new Error(`unknown player "${spec}": use a built-in (${BUILT_IN_STRATEGIES.join(", ")}) or a bot file path like ./my-bot.ts`);
+    if (spec.startsWith(EXEC_PREFIX)) {
+      const command = spec.slice(EXEC_PREFIX.length).trim();
+      if (!command) throw new Error(`"${spec}" names no command: write exec:<command line>, e.g. "exec:python3 examples/python/starter_bot.py"`);
+      players.push({ name: unique(playerLabel(spec)), source: spec, strategy: null, bot: null, command });
+      continue;
+    }
+    if (!/[./\\]/.test(spec)) throw new Error(`unknown player "${spec}": use a built-in (${BUILT_IN_STRATEGIES.join(", ")}), a bot file path like ./my-bot.ts, or a command like "exec:python3 my_bot.py"`);
     const path = resolve(cwd, spec);
     let module: Record<string, unknown>;
     try {
@@ -62,9 +88,9 @@ export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPl
     }
     const bot = (module.default ?? module.bot) as BotDefinition | undefined;
     if (!bot || typeof bot.decide !== "function") {
-      throw new Error(`${spec} must export default a bot: \`export default defineBot({ decide(state) { … } })\``);
+      throw new Error(`${spec} must export default a bot: \`export default defineBot({ decide(state) { … } })\` (a bot in another language: "exec:<command>")`);
     }
-    players.push({ name: unique(bot.name ?? basename(path, extname(path))), source: spec, strategy: null, bot });
+    players.push({ name: unique(playerLabel(spec)), source: spec, strategy: null, bot });
   }
   return players;
 }
@@ -92,8 +118,8 @@ export interface LocalPlayerResult {
   finalChips: number;
   profit: number;
   handsWon: number;
-  /** Answers that came after the timeout (the runner then checked or folded, as the server would). */
-  timeouts: number;
+  /** Answers that came after the timeout (the runner then checked or folded, as the server would); null: not counted (a match on the service). */
+  timeouts: number | null;
 }
 
 export interface LocalMatchResult {
@@ -109,6 +135,7 @@ const DEVELOPER = "dev_local";
 
 export async function playLocalMatch(players: LocalPlayer[], options: LocalMatchOptions): Promise<LocalMatchResult> {
   if (players.length < 2 || players.length > 10) throw new Error(`a match needs 2 to 10 players, got ${players.length}`);
+  if (players.some((p) => p.command)) throw new Error("a bot given as a command plays on the service: use playOnService");
   const started = performance.now();
   const table = newTableRuntime("tbl_local", DEVELOPER, new Date(), {
     buyIn: options.buyIn,

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "BOT_ALREADY_SEATED"
   | "BOT_SEATED"
   | "BOT_RETIRED"
+  | "BUILT_IN_BOT"
   | "TABLE_FULL"
   | "TABLE_NOT_JOINABLE"
   | "TABLE_NOT_WAITING"

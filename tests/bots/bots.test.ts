@@ -85,6 +85,16 @@ describe("bots", () => {
     expect((await h.call("GET", "/api/me/bots")).status).toBe(401);
   });
 
+  test("a built-in gets no api key (the service plays it; it never connects), and has none to rotate", async () => {
+    const dev = await h.registerDeveloper();
+    const created = await h.call("POST", "/api/bots", { token: dev.token, body: { name: "house-bot", strategy: "caller" } });
+    expect(created.status).toBe(201);
+    expect([created.body.strategy, created.body.apiKey]).toEqual(["caller", null]);
+    const rotated = await h.call("POST", `/api/bots/${created.body.botId}/rotate-key`, { token: dev.token });
+    expect(rotated.status).toBe(409);
+    expect(rotated.body.error.code).toBe("BUILT_IN_BOT");
+  });
+
   test("unknown bot is 404 NOT_FOUND", async () => {
     const r = await h.call("GET", "/api/bots/bot_nope");
     expect(r.status).toBe(404);

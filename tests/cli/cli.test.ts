@@ -100,7 +100,7 @@ describe("play (local, no server)", () => {
     const { phhFile: _c, elapsedMs: _d, ...second } = runs[1].summary;
     expect(first).toEqual(second);
     const summary = runs[0].summary;
-    expect(summary.players.map((p: { name: string }) => p.name)).toEqual(["starter", "equity", "tight", "random"]);
+    expect(summary.players.map((p: { name: string }) => p.name)).toEqual(["starter-bot", "equity-bot", "tight", "random"]) // named as `eval` names them: the file's base name;
     expect(summary.players.reduce((sum: number, p: { finalChips: number }) => sum + p.finalChips, 0)).toBe(4000);
     expect(summary.players.reduce((sum: number, p: { profit: number }) => sum + p.profit, 0)).toBe(0);
     const hands = parsePhhs(runs[0].phh);
@@ -133,7 +133,7 @@ describe("play (local, no server)", () => {
     const slow = await cli(["play", "--players", "./tests/cli/fixtures/slow-bot.ts,caller", "--hands", "2", "--timeout", "20", "--seed", "1", "--json", "--out", join(dir, "t.phhs")]);
     expect(slow.code).toBe(0);
     const slowBot = JSON.parse(slow.stdout).players[0];
-    expect(slowBot.name).toBe("slow");
+    expect(slowBot.name).toBe("slow-bot");
     expect(slowBot.timeouts).toBeGreaterThanOrEqual(2);
     const notABot = await cli(["play", "--players", "./tests/cli/fixtures/not-a-bot.ts,caller"]);
     expect(notABot.code).toBe(1);
@@ -145,6 +145,8 @@ describe("against a server", () => {
   let server: TestServer;
   const config = join(dir, "server-config.json");
   const run = (argv: string[]) => cli(argv, { POKER_SERVER: server.url, POKER_CONFIG: config });
+  /** This server's entry of the config file, as written now. */
+  const saved_ = () => JSON.parse(readFileSync(config, "utf8")).servers[server.url];
 
   beforeAll(async () => {
     server = await startTestServer("cli_commands");
@@ -168,9 +170,10 @@ describe("against a server", () => {
 
     const created = await run(["bots", "create", "mine"]);
     expect(created.stdout).toMatch(/api key: pbk_\S+/);
-    const saved = JSON.parse(readFileSync(config, "utf8"));
+    const file = JSON.parse(readFileSync(config, "utf8"));
+    expect(file.server).toBe(server.url);
+    const saved = file.servers[server.url];
     expect(saved.token).toBeString();
-    expect(saved.server).toBe(server.url);
     const firstKey = saved.bots.mine.apiKey;
     expect(created.stdout).toContain(firstKey);
     expect((await run(["bots", "create", "sparring", "--strategy", "caller"])).stdout).toContain("built-in strategy caller");
@@ -180,13 +183,13 @@ describe("against a server", () => {
     expect(list.stdout).toContain("sparring  built-in caller");
     expect((await run(["bots", "list", "--all"])).stdout).toContain(saved.bots.mine.botId);
     const rotated = await run(["bots", "rotate-key", "mine"]);
-    const newKey = JSON.parse(readFileSync(config, "utf8")).bots.mine.apiKey;
+    const newKey = saved_().bots.mine.apiKey;
     expect(newKey).not.toBe(firstKey);
     expect(rotated.stdout).toContain(newKey);
 
     const table = await run(["tables", "create", "--max-players", "3", "--max-hands", "5"]);
     const tableId = /created table (tbl_\S+)/.exec(table.stdout)![1];
-    expect(JSON.parse(readFileSync(config, "utf8")).lastTableId).toBe(tableId);
+    expect(saved_().lastTableId).toBe(tableId);
     expect((await run(["tables", "join", "last", "--bot", "mine"])).stdout).toContain("waiting for 2 more bots");
     expect((await run(["tables", "list"])).stdout).toContain(`${tableId}  waiting  1/3 seats`);
     expect((await run(["tables", "show", tableId])).stdout).toContain(`seat 0  ${saved.bots.mine.botId}  1000 chips`);
@@ -199,7 +202,7 @@ describe("against a server", () => {
     expect((await run(["balance"])).stdout).toContain("balance 10000 credits");
     expect((await run(["tables", "list"])).stdout).not.toContain(tableId);
     expect((await run(["bots", "retire", "mine"])).stdout).toContain(`retired mine (${saved.bots.mine.botId})`);
-    expect(JSON.parse(readFileSync(config, "utf8")).bots.mine).toBeUndefined();
+    expect(saved_().bots.mine).toBeUndefined();
     expect((await run(["bots", "list"])).stdout).not.toContain("mine ");
     expect((await run(["bots", "create", "mine"])).code).toBe(0); // the name is free again
   });

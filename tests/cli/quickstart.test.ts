@@ -118,7 +118,7 @@ test("the README quick start works, command for command, against a real server",
 
   // The service recorded it: the bot's stats show one match, and its money is accounted for.
   const config = JSON.parse(readFileSync(env.POKER_CONFIG, "utf8"));
-  const botId = config.bots["my-bot"].botId;
+  const botId = config.servers[server.url].bots["my-bot"].botId;
   const stats = await server.api("GET", `/api/stats/${botId}`);
   expect(stats.status).toBe(200);
   expect(stats.body.matchesPlayed).toBe(1);

@@ -60,11 +60,21 @@ describe("records", () => {
     await run(["bots", "create", "rec-caller", "--strategy", "caller"], "rival.json");
     await run(["tables", "create", "--max-players", "2", "--max-hands", "6"]);
     await run(["tables", "join", "last", "--bot", "rec-raiser"]);
-    const callerId = JSON.parse(await Bun.file(join(dir, "rival.json")).text()).bots["rec-caller"].botId;
-    const tableId = JSON.parse(await Bun.file(join(dir, "records.json")).text()).lastTableId;
+    const callerId = JSON.parse(await Bun.file(join(dir, "rival.json")).text()).servers[server.url].bots["rec-caller"].botId;
+    const tableId = JSON.parse(await Bun.file(join(dir, "records.json")).text()).servers[server.url].lastTableId;
     expect((await run(["tables", "join", tableId, "--bot", callerId], "rival.json")).code).toBe(0);
     const watched = await run(["watch", "last"]);
     matchId = /match (m_\S+)/.exec(watched.stdout)![1];
+  });
+
+  test("ratings: bot names next to their ids, in the list and for one bot", async () => {
+    // Ratings are written when the match is recorded; a moment after `watch` sees it end.
+    let list = await run(["ratings"]);
+    for (let i = 0; i < 50 && !list.stdout.includes("rec-caller"); i++) list = await run(["ratings"]);
+    const rows = list.stdout.trimEnd().split("\n");
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating /);
+    expect((await run(["ratings", "rec-raiser"])).stdout).toMatch(/^rec-raiser \(bot_\w+\) {2}rating /);
   });
 
   test("matches: the list with names and profits, one bot's, one match, and --json", async () => {

@@ -69,6 +69,26 @@ test("a bot seated at a waiting table hears 'seated', not 'resumed'; piped (no t
   await again;
 });
 
+test("a first connection to a match already under way says it joined it, not that it is 'back'; a reconnect is 'back in match'", async () => {
+  const mine = await createBot(server, token, "runner-late");
+  const house = await createBot(server, token, "runner-late-house", "caller");
+  const table = await server.api("POST", "/api/tables", { token, body: { maxPlayers: 2, maxHands: 100_000, actionTimeoutMs: 50 } });
+  for (const botId of [mine.botId, house.botId]) await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token, body: { botId } });
+  const lines: string[] = [];
+  // Thinks 20 ms a turn: the match is surely still on when it reconnects (at full speed it might be over).
+  const slow = { ...starterBot, decide: async (state: Parameters<typeof starterBot.decide>[0]) => (await Bun.sleep(20), starterBot.decide(state)) };
+  const client = connect(slow, { apiKey: mine.apiKey, server: server.url, logger: readableLogger({ write: (l) => void lines.push(l) }), reconnect: { initialDelayMs: 10 } });
+  await until(() => lines.some((l) => l.includes("already under way")), "the joined line");
+  expect(lines.find((l) => l.includes("already under way"))).toMatch(/joined match m_\w+ at table tbl_\w+, already under way \(hand \d+/);
+  expect(lines.some((l) => l.includes("back in match"))).toBe(false);
+  client.reconnectNow();
+  await until(() => lines.some((l) => l.includes("back in match")), `the resumed line in ${lines.join(" / ")}`);
+  expect(lines.filter((l) => l.includes("already under way"))).toHaveLength(1);
+  client.close();
+  await client.done;
+  await server.api("POST", `/api/tables/${table.body.tableId}/leave`, { token, body: { botId: house.botId } });
+});
+
 test("the server cannot be reached: the line says where, asks whether it runs, and how to point elsewhere", async () => {
   const lines: string[] = [];
   const client = connect(starterBot, {

@@ -15,4 +15,4 @@ export * from "./readable-logger.ts";
 export { BotSession, defineBot, legalize, type BotDefinition, type DecideResult } from "./session.ts";
 export { connect, backoffDelay, wsUrl, type BotClient, type ConnectOptions } from "./client.ts";
 export { runBot, resolveRunOptions, RUN_HELP, type RunOptions } from "./run.ts";
-export { configPath, readConfig, writeConfig, resolveServer, DEFAULT_SERVER, type PokerConfig, type Env } from "./config.ts";
+export { configPath, readConfig, writeConfig, resolveServer, normalizeServer, profileOf, DEFAULT_SERVER, type PokerConfig, type ServerProfile, type Env } from "./config.ts";

@@ -187,9 +187,10 @@ export type ServerMessage =
   | ErrorMessage
   | PongMessage;
 
-/** Everything a spectator receives. */
+/** Everything a spectator receives (a `snapshot` right after `watching` when a hand is in play, without hole cards). */
 export type SpectatorMessage =
   | WatchingMessage
+  | SnapshotMessage
   | MatchStartedMessage
   | HandStartedMessage
   | ActionMessage

@@ -16,6 +16,8 @@ export function describeEntry(e: LogEntry): string | null {
       return `seated at table ${e.tableId}: the match starts when all ${e.seats} seats are taken`;
     case "resumed":
       return `back in match ${e.matchId} at table ${e.tableId} (hand ${e.handNumber}${e.inHand ? ", in a hand" : ""})`;
+    case "joined_in_progress":
+      return `joined match ${e.matchId} at table ${e.tableId}, already under way (hand ${e.handNumber}${e.inHand ? ", in a hand" : ""})`;
     case "match_started":
       return `match ${e.matchId} started at table ${e.tableId}: seat ${e.seat}, ${e.players} players`;
     case "match_ended":

@@ -1,5 +1,5 @@
 import { connect, type BotClient } from "./client.ts";
-import { configPath, readConfig, resolveServer, type Env } from "./config.ts";
+import { configPath, profileOf, readConfig, resolveServer, type Env } from "./config.ts";
 import { jsonLogger, type LogLevel, type Logger } from "./logger.ts";
 import { readableLogger } from "./readable-logger.ts";
 import type { MatchEndedMessage } from "./messages.ts";
@@ -46,15 +46,17 @@ function flag(argv: string[], name: string): string | undefined {
 /** Resolves the api key and server from flags, env and the CLI config file. */
 export function resolveRunOptions(argv: string[], env: Env): { apiKey: string; server: string; once: boolean; level: LogLevel } {
   const config = readConfig(configPath(env));
+  const server = resolveServer(flag(argv, "--server"), env, config);
   const botName = flag(argv, "--bot") ?? env.POKER_BOT;
   let apiKey = flag(argv, "--key") ?? env.POKER_API_KEY;
   if (!apiKey && botName) {
-    apiKey = config.bots?.[botName]?.apiKey;
-    if (!apiKey) throw new Error(`no api key saved for bot "${botName}" in ${configPath(env)}: create it with \`bun run cli -- bots create ${botName}\` or pass --key`);
+    // Keys are kept per server: a bot of one server has no key on another.
+    apiKey = profileOf(config, server).bots?.[botName]?.apiKey;
+    if (!apiKey) throw new Error(`no api key saved for bot "${botName}" on ${server} in ${configPath(env)}: create it with \`bun run cli -- bots create ${botName}\` or pass --key`);
   }
   if (!apiKey) throw new Error("no api key: pass --bot <name> (saved by the CLI) or --key pbk_… (or set POKER_API_KEY)");
   const level = (flag(argv, "--log-level") ?? env.POKER_LOG_LEVEL ?? "info") as LogLevel;
-  return { apiKey, server: resolveServer(flag(argv, "--server"), env, config), once: argv.includes("--once"), level };
+  return { apiKey, server, once: argv.includes("--once"), level };
 }
 
 /**

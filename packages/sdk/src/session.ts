@@ -157,6 +157,9 @@ export class BotSession {
 
   private resume(message: SnapshotMessage): void {
     const ctx = this.context;
+    // Resuming is coming back to a match this session already played in; a first connection to a
+    // match that started without it is joining one in progress (the server sends both a snapshot).
+    const known = ctx.matchId === message.matchId;
     if (ctx.handNumber !== message.handNumber) ctx.history = [];
     ctx.matchId = message.matchId;
     ctx.config = message.config;
@@ -168,7 +171,7 @@ export class BotSession {
       this.log({ level: "info", event: "seated", botId: ctx.botId, handNumber: 0, tableId: message.tableId, status: message.status, seats: message.config.maxPlayers });
       return;
     }
-    this.log({ level: "info", event: "resumed", botId: ctx.botId, handNumber: message.handNumber, tableId: message.tableId, matchId: message.matchId, status: message.status, inHand: message.hand !== null });
+    this.log({ level: "info", event: known ? "resumed" : "joined_in_progress", botId: ctx.botId, handNumber: message.handNumber, tableId: message.tableId, matchId: message.matchId, status: message.status, inHand: message.hand !== null });
   }
 
   private async answer(request: ActionRequestMessage): Promise<void> {

@@ -2,7 +2,7 @@
 import { fromNow } from "../suggest";
 import { Api, ApiError } from "../api";
 import { str, type FlagSpec } from "../args";
-import { need, SERVER_FLAG, type Command } from "../command";
+import { need, SERVER_FLAG, type Command, type Ctx } from "../command";
 
 const authFlags: FlagSpec = {
   email: { kind: "string", value: "email", help: "your email" },
@@ -10,18 +10,33 @@ const authFlags: FlagSpec = {
   ...SERVER_FLAG,
 };
 
+/** The token is kept for this server only; the server becomes the default for later commands. */
+function remember(ctx: Ctx, server: string, token: string, email: string): void {
+  Object.assign(ctx.profile, { token, email });
+  ctx.config.server = server;
+  ctx.save();
+}
+
 export const register: Command = {
   name: "register",
-  summary: "Create a developer account; the token is saved in the config file.",
+  summary: "Create a developer account; the token is saved in the config file, for this server.",
   usage: "register --email <email> --password <password> [--name <name>]",
   flags: { ...authFlags, name: { kind: "string", value: "name", help: "display name" } },
   async run(ctx, parsed) {
     const api = new Api(ctx.server(parsed));
     const body: Record<string, string> = { email: need(parsed, "email"), password: need(parsed, "password") };
     if (str(parsed, "name")) body.name = str(parsed, "name")!;
-    const result = await api.request("POST", "/api/auth/register", body);
-    Object.assign(ctx.config, { server: api.server, token: result.token, email: body.email });
-    ctx.save();
+    let result;
+    try {
+      result = await api.request("POST", "/api/auth/register", body);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "EMAIL_TAKEN") {
+        ctx.err(`${body.email} is already registered on ${api.server}: run \`bun run cli -- login --email ${body.email} --password …\``);
+        return 1;
+      }
+      throw error;
+    }
+    remember(ctx, api.server, result.token, body.email);
     ctx.out(`registered ${body.email} (${result.developer.developerId}) on ${api.server}`);
     ctx.out(`token saved to ${ctx.configFile}`);
     ctx.out("next: bun run cli -- faucet");
@@ -31,15 +46,14 @@ export const register: Command = {
 
 export const login: Command = {
   name: "login",
-  summary: "Log in; the token is saved in the config file.",
+  summary: "Log in; the token is saved in the config file, for this server.",
   usage: "login --email <email> --password <password>",
   flags: authFlags,
   async run(ctx, parsed) {
     const api = new Api(ctx.server(parsed));
     const email = need(parsed, "email");
     const result = await api.request("POST", "/api/auth/login", { email, password: need(parsed, "password") });
-    Object.assign(ctx.config, { server: api.server, token: result.token, email });
-    ctx.save();
+    remember(ctx, api.server, result.token, email);
     ctx.out(`logged in as ${email} on ${api.server} (token valid until ${result.expiresAt}); saved to ${ctx.configFile}`);
     return 0;
   },

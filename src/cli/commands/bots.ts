@@ -20,7 +20,7 @@ export const botsCreate: Command = {
     if (strategy) body.strategy = strategy;
     if (str(parsed, "description")) body.description = str(parsed, "description")!;
     const bot = await ctx.api(parsed).request("POST", "/api/bots", body, { auth: true });
-    ctx.config.bots = { ...ctx.config.bots, [name]: { botId: bot.botId, strategy: bot.strategy, ...(bot.strategy ? {} : { apiKey: bot.apiKey }) } };
+    ctx.profile.bots = { ...ctx.profile.bots, [name]: { botId: bot.botId, strategy: bot.strategy, ...(bot.strategy ? {} : { apiKey: bot.apiKey }) } };
     ctx.save();
     if (bot.strategy) {
       ctx.out(`created ${name} (${bot.botId}) · built-in strategy ${bot.strategy}, played by the service`);
@@ -50,7 +50,7 @@ export const botsList: Command = {
       .request<Array<{ botId: string; name: string; strategy: string | null }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
     if (mine.length === 0) ctx.out("no bots yet: bun run cli -- bots create my-bot");
     for (const bot of mine) {
-      const keySaved = Boolean(ctx.config.bots?.[bot.name]?.apiKey);
+      const keySaved = Boolean(ctx.profile.bots?.[bot.name]?.apiKey);
       ctx.out(`${bot.botId}  ${bot.name}  ${bot.strategy ? `built-in ${bot.strategy}` : keySaved ? "remote (api key saved)" : "remote"}`);
     }
     return 0;
@@ -62,7 +62,7 @@ function botArgument(ctx: Ctx, parsed: Parsed, command: string): { given: string
   const given = parsed.positionals[0];
   if (!given) throw new UsageError(`which bot? bots ${command} <name|botId>`);
   const botId = botIdOf(ctx, given);
-  return { given, botId, name: Object.entries(ctx.config.bots ?? {}).find(([, b]) => b.botId === botId)?.[0] };
+  return { given, botId, name: Object.entries(ctx.profile.bots ?? {}).find(([, b]) => b.botId === botId)?.[0] };
 }
 
 export const botsRetire: Command = {
@@ -74,8 +74,8 @@ export const botsRetire: Command = {
     const { given, botId, name } = botArgument(ctx, parsed, "retire");
     await ctx.api(parsed).request("DELETE", `/api/bots/${encodeURIComponent(botId)}`, undefined, { auth: true });
     if (name !== undefined) {
-      const { [name]: _retired, ...rest } = ctx.config.bots!;
-      ctx.config.bots = rest;
+      const { [name]: _retired, ...rest } = ctx.profile.bots!;
+      ctx.profile.bots = rest;
       ctx.save();
     }
     ctx.out(`retired ${name ?? given} (${botId}): its matches and statistics stay; the name is free for a new bot`);
@@ -91,7 +91,7 @@ export const botsRotate: Command = {
   async run(ctx, parsed) {
     const { given, botId, name = given } = botArgument(ctx, parsed, "rotate-key");
     const result = await ctx.api(parsed).request("POST", `/api/bots/${encodeURIComponent(botId)}/rotate-key`, undefined, { auth: true });
-    ctx.config.bots = { ...ctx.config.bots, [name]: { ...ctx.config.bots?.[name], botId, apiKey: result.apiKey } };
+    ctx.profile.bots = { ...ctx.profile.bots, [name]: { ...ctx.profile.bots?.[name], botId, apiKey: result.apiKey } };
     ctx.save();
     ctx.out(`new api key for ${name} (${botId}): ${result.apiKey} (saved to ${ctx.configFile})`);
     return 0;

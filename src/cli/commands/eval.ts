@@ -1,20 +1,14 @@
 /** CLI: evaluate bots over many seeded duplicate matches (local, no server): bb/100 with a 95 % interval, a verdict, a round robin. */
-import { basename, extname } from "node:path";
 import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
 import { bool, int, str, UsageError } from "../args";
 import { need, type Command } from "../command";
-import { defaultParallelism, runEvalJobs, type EvalResult } from "../eval-runner";
+import { quoteList } from "./play";
+import { defaultParallelism, needsService, runEvalJobs, type EvalResult } from "../eval-runner";
 import { evalJobs, pairings, summarize, verdict, type MatchSample, type RateSummary } from "../evaluation";
-import { freshSeed, isBuiltIn, loadPlayers, uniqueNames } from "../local-match";
+import { freshSeed, loadPlayers } from "../local-match";
 
 const signedRate = (x: number) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
 const interval = (s: RateSummary) => (s.ci95 ? `[${signedRate(s.ci95[0])}, ${signedRate(s.ci95[1])}]` : "[too few matches]");
-
-/** Players by their spec: a built-in's name, a file's base name. */
-function labels(specs: string[]): string[] {
-  const unique = uniqueNames();
-  return specs.map((spec) => unique(isBuiltIn(spec) ? spec : basename(spec, extname(spec))));
-}
 
 export const evaluate: Command = {
   name: "eval",
@@ -26,10 +20,11 @@ export const evaluate: Command = {
     "of the cards and of the seat cancels out. Two players: one pairing and a verdict (\"better than tight",
     "with 97 % confidence\"). --round-robin over 2 or more players: every pair, a table of bb/100 and a",
     "ranking. The interval counts each match as one sample (delta method on Σbb/Σhands). Matches run in",
-    `worker threads, one per core. Built-ins: ${BUILT_IN_STRATEGIES.join(", ")}.`,
+    `worker threads, one per core. Built-ins: ${BUILT_IN_STRATEGIES.join(", ")}. A bot in any language:`,
+    "`exec:<command>` (as for `play`): the matches then run one at a time on the service started here.",
   ].join("\n"),
   flags: {
-    players: { kind: "string", value: "list", help: "comma-separated built-ins and/or bot file paths" },
+    players: { kind: "string", value: "list", help: "comma-separated built-ins, bot file paths and/or exec:<command>" },
     matches: { kind: "string", value: "n", help: "duplicate matches per pairing (default 200)" },
     hands: { kind: "string", value: "n", help: "hands per match at most (default 100)" },
     seed: { kind: "string", value: "text", help: "base of the seeds (default: random, printed); same base, same deals" },
@@ -46,11 +41,12 @@ export const evaluate: Command = {
     const matches = int(parsed, "matches", 200, 2, 100_000)!;
     const hands = int(parsed, "hands", 100, 2, 10_000)!;
     const base = str(parsed, "seed") ?? freshSeed();
-    await loadPlayers(specs, ctx.io.cwd); // fail fast on an unknown player or a broken file
-    const names = labels(specs);
+    // Fails fast on an unknown player or a broken file; names players as `play` does.
+    const names = (await loadPlayers(specs, ctx.io.cwd)).map((p) => p.name);
     const pairs = pairings(specs.length);
     const jobs = evalJobs(specs, pairs, matches, base);
-    const parallel = int(parsed, "parallel", defaultParallelism(jobs.length), 1, 64)!;
+    // A bot given as a command plays on the service started here, one match at a time.
+    const parallel = needsService(specs) ? 1 : int(parsed, "parallel", defaultParallelism(jobs.length), 1, 64)!;
     const settings = { cwd: ctx.io.cwd, hands, timeoutMs: int(parsed, "timeout", 2000, 1, 120_000)!, buyIn: 1000, smallBlind: 5, bigBlind: 10 };
 
     const samples = pairs.map(() => [] as MatchSample[]);
@@ -66,7 +62,7 @@ export const evaluate: Command = {
       const line = `match ${done}/${jobs.length} · ${((performance.now() - started) / 1000).toFixed(1)} s`;
       if (ctx.io.isTTY) ctx.io.stderr(`\r${line}  `);
       else ctx.err(line);
-    });
+    }, (line) => (quiet ? undefined : ctx.err(line)));
     if (ctx.io.isTTY && !quiet) ctx.io.stderr("\r\x1b[K");
 
     const results = pairs.map(([a, b], i) => ({ a: names[a], b: names[b], ...summarize(samples[i]) }));
@@ -102,7 +98,7 @@ export const evaluate: Command = {
         .sort((x, y) => y.bbPer100 - x.bbPer100)
         .forEach((o, i) => ctx.out(`  ${i + 1}. ${o.name.padEnd(width)}  ${signedRate(o.bbPer100).padStart(7)} bb/100 ${interval(o)}  ${o.hands} hands`));
     }
-    ctx.out(`replay: bun run cli -- eval --players ${specs.join(",")} --matches ${matches} --hands ${hands} --seed ${base}${roundRobin ? " --round-robin" : ""}`);
+    ctx.out(`replay: bun run cli -- eval --players ${quoteList(specs)} --matches ${matches} --hands ${hands} --seed ${base}${roundRobin ? " --round-robin" : ""}`);
     return 0;
   },
 };

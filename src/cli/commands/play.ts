@@ -6,22 +6,33 @@ import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
 import { Spectators } from "../../modules/protocol/spectators";
 import { bool, int, str, UsageError } from "../args";
 import { signed, TableNarrator } from "../format";
-import { freshSeed, loadPlayers, playLocalMatch } from "../local-match";
+import { freshSeed, loadPlayers, playLocalMatch, type LocalMatchResult } from "../local-match";
+import type { SpectatorMessage } from "../../../packages/sdk/src/index.ts";
 import { need, type Command } from "../command";
+
+/** The players list as a shell word again: an exec: command has spaces. */
+export function quoteList(specs: string[]): string {
+  const list = specs.join(",");
+  return /[^\w@%+=:,./-]/.test(list) ? `'${list.replace(/'/g, `'\\''`)}'` : list;
+}
 
 export const play: Command = {
   name: "play",
-  summary: "Play a match locally — no server, no database — between built-ins and/or your bot files.",
-  usage: "play --players random,caller,./examples/starter-bot.ts [--hands 100] [--seed 42] [--timeout 2000] [--out match.phhs]",
+  summary: "Play a match locally between built-ins, your bot files and bots in any language (exec:<command>).",
+  usage: 'play --players random,caller,./examples/starter-bot.ts,"exec:python3 my_bot.py" [--hands 100] [--seed 42] [--timeout 2000] [--out match.phhs]',
   details: [
-    `Players (2–10, comma-separated): built-ins (${BUILT_IN_STRATEGIES.join(", ")}) or paths of files that`,
-    "`export default` a bot (the same object `runBot` connects to the server). The match runs through the",
-    "server's own match runner, so the rules are exactly the server's. Same --seed, same cards and",
-    "(for deterministic bots) the same match. Writes the hand histories as PHH (default: a file in the",
-    "system temp directory, printed at the end) and prints a summary.",
+    `Players (2–10, comma-separated): built-ins (${BUILT_IN_STRATEGIES.join(", ")}), paths of files that`,
+    "`export default` a bot (the same object `runBot` connects to the server), or `exec:` and a command",
+    "line that runs a bot in any language. Without exec: the match runs in this process through the",
+    "server's own match runner (no server, no database). With exec: the CLI starts the real service in",
+    "this process (embedded storage in a temp directory, a loopback port), creates the bots and runs each",
+    "command with POKER_SERVER and POKER_API_KEY set (docs/PROTOCOL.md); its output is shown prefixed with",
+    "its name. Either way the rules are exactly the server's. Same --seed, same cards and (for",
+    "deterministic bots) the same match. Writes the hand histories as PHH (default: a file in the system",
+    "temp directory, printed at the end) and prints a summary. Players are named by their file's base name.",
   ].join("\n"),
   flags: {
-    players: { kind: "string", value: "list", help: "comma-separated built-ins and/or bot file paths" },
+    players: { kind: "string", value: "list", help: "comma-separated built-ins, bot file paths and/or exec:<command>" },
     hands: { kind: "string", value: "n", help: "hands at most (default 100; fewer if one bot takes every chip)" },
     seed: { kind: "string", value: "text", help: "deal from this seed (default: a random seed, printed)" },
     timeout: { kind: "string", value: "ms", help: "time per action for bot files; late answers check or fold (default 2000)" },
@@ -48,27 +59,36 @@ export const play: Command = {
     const quiet = bool(parsed, "quiet") || bool(parsed, "json");
     const every = Math.max(1, Math.ceil(hands / 10));
     const started = performance.now();
-    let spectators: Spectators | undefined;
-    if (bool(parsed, "verbose")) {
-      const narrator = new TableNarrator();
-      spectators = new Spectators();
-      spectators.add("tbl_local", { id: "cli", send: (text) => narrator.lines(JSON.parse(text)).forEach((line) => ctx.out(line)), close: () => {} });
-    }
-    const result = await playLocalMatch(players, {
+    const names = new Map<string, string>();
+    const narrator = bool(parsed, "verbose") ? new TableNarrator(names) : undefined;
+    const onMessage = narrator && ((message: SpectatorMessage) => narrator.lines(message).forEach((line) => ctx.out(line)));
+    const settings = {
       seed,
       hands,
       timeoutMs,
       buyIn,
       smallBlind,
       bigBlind,
-      spectators,
-      onHand: (n) => {
+      onHand: (n: number) => {
         if (quiet || hands < 20 || (n % every !== 0 && !ctx.io.isTTY)) return;
         const line = `hand ${n}/${hands} · ${((performance.now() - started) / 1000).toFixed(1)} s`;
         if (ctx.io.isTTY) ctx.io.stderr(`\r${line}  `);
         else ctx.err(line);
       },
-    });
+    };
+    let result: LocalMatchResult;
+    if (players.some((p) => p.command)) {
+      // Loaded only here: the whole service is a large import that a match of built-ins and files does without.
+      const { playOnService } = await import("../local-service");
+      result = await playOnService(players, { ...settings, cwd: ctx.io.cwd, names, onMessage, log: (line) => (quiet ? undefined : ctx.err(line)) });
+    } else {
+      let spectators: Spectators | undefined;
+      if (onMessage) {
+        spectators = new Spectators();
+        spectators.add("tbl_local", { id: "cli", send: (text) => onMessage(JSON.parse(text)), close: () => {} });
+      }
+      result = await playLocalMatch(players, { ...settings, spectators });
+    }
     if (ctx.io.isTTY && !quiet) ctx.io.stderr("\r\x1b[K");
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, result.phh);
@@ -81,11 +101,11 @@ export const play: Command = {
     const width = Math.max(6, ...result.players.map((p) => p.name.length));
     ctx.out(`  seat  ${"player".padEnd(width)}  ${"chips".padStart(7)}  ${"profit".padStart(7)}  hands won  timeouts`);
     for (const p of result.players) {
-      ctx.out(`  ${String(p.seat).padEnd(4)}  ${p.name.padEnd(width)}  ${String(p.finalChips).padStart(7)}  ${signed(p.profit).padStart(7)}  ${String(p.handsWon).padStart(9)}  ${String(p.timeouts).padStart(8)}`);
+      ctx.out(`  ${String(p.seat).padEnd(4)}  ${p.name.padEnd(width)}  ${String(p.finalChips).padStart(7)}  ${signed(p.profit).padStart(7)}  ${String(p.handsWon).padStart(9)}  ${String(p.timeouts ?? "—").padStart(8)}`);
     }
     ctx.out(`winner: ${result.winners.join(", ")}`);
     ctx.out(`hand histories (PHH): ${out}`);
-    ctx.out(`replay: bun run cli -- play --players ${specs.join(",")} --hands ${hands} --seed ${seed}`);
+    ctx.out(`replay: bun run cli -- play --players ${quoteList(specs)} --hands ${hands} --seed ${seed}`);
     return 0;
   },
 };

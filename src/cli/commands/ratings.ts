@@ -2,12 +2,14 @@
 import type { RatingEntry } from "../../modules/ratings/service";
 import { int } from "../args";
 import { botIdOf, SERVER_FLAG, type Command } from "../command";
+import { botNames } from "./watch";
 
 
-function line(r: RatingEntry, rank?: number): string {
+function line(r: RatingEntry, names: Map<string, string>, rank?: number): string {
   const ci = r.bbPer100Ci95 ? `[${r.bbPer100Ci95[0]}, ${r.bbPer100Ci95[1]}]` : "(too few hands)";
   const place = rank === undefined ? "" : `${String(rank).padStart(3)}. `;
-  return `${place}${r.botId}  rating ${r.rating.toFixed(2)} (mu ${r.mu.toFixed(2)} ± sigma ${r.sigma.toFixed(2)})  ${r.bbPer100} bb/100 ${ci}  ${r.matchesPlayed} matches, ${r.handsPlayed} hands`;
+  const name = names.get(r.botId);
+  return `${place}${name ? `${name} (${r.botId})` : r.botId}  rating ${r.rating.toFixed(2)} (mu ${r.mu.toFixed(2)} ± sigma ${r.sigma.toFixed(2)})  ${r.bbPer100} bb/100 ${ci}  ${r.matchesPlayed} matches, ${r.handsPlayed} hands`;
 }
 
 export const ratings: Command = {
@@ -22,14 +24,18 @@ export const ratings: Command = {
   async run(ctx, parsed) {
     const api = ctx.api(parsed);
     const bot = parsed.positionals[0];
+    const names = new Map<string, string>();
     if (bot) {
-      ctx.out(line(await api.request<RatingEntry>("GET", `/api/ratings/${encodeURIComponent(botIdOf(ctx, bot))}`)));
+      const entry = await api.request<RatingEntry>("GET", `/api/ratings/${encodeURIComponent(botIdOf(ctx, bot))}`);
+      await botNames(api, ctx, [entry.botId], names);
+      ctx.out(line(entry, names));
       return 0;
     }
     const offset = int(parsed, "offset", 0, 0)!;
     const list = await api.request<RatingEntry[]>("GET", `/api/ratings?limit=${int(parsed, "limit", 20, 1, 500)}&offset=${offset}`);
     if (list.length === 0) ctx.out("no rated bots yet (a bot is rated after its first unseeded match against another developer's bot)");
-    list.forEach((r, i) => ctx.out(line(r, offset + i + 1)));
+    await botNames(api, ctx, list.map((r) => r.botId), names);
+    list.forEach((r, i) => ctx.out(line(r, names, offset + i + 1)));
     return 0;
   },
 };

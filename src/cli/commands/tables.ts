@@ -27,7 +27,7 @@ export const tablesCreate: Command = {
     if (str(parsed, "seed")) body.seed = str(parsed, "seed");
     if (bool(parsed, "duplicate")) body.duplicate = true;
     const table = await ctx.api(parsed).request("POST", "/api/tables", body, { auth: true });
-    ctx.config.lastTableId = table.tableId;
+    ctx.profile.lastTableId = table.tableId;
     ctx.save();
     const c = table.config;
     ctx.out(`created table ${table.tableId} · ${c.maxPlayers} seats · buy-in ${c.buyIn} · blinds ${c.smallBlind}/${c.bigBlind} · up to ${c.maxHands} hands`);

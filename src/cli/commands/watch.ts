@@ -5,7 +5,7 @@ import { TableNarrator } from "../format";
 import { SERVER_FLAG, tableIdOf, type Command, type Ctx } from "../command";
 
 export async function botNames(api: Api, ctx: Ctx, botIds: string[], names: Map<string, string>): Promise<void> {
-  for (const [name, bot] of Object.entries(ctx.config.bots ?? {})) names.set(bot.botId, name);
+  for (const [name, bot] of Object.entries(ctx.profile.bots ?? {})) names.set(bot.botId, name);
   await Promise.all(
     botIds
       .filter((id) => !names.has(id))

@@ -124,6 +124,6 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys,
       params: BotParams,
       headers: IdempotencyHeaders,
       response: { 200: RotatedKey, ...errorResponses(400, 401, 403, 404, 409, 422) },
-      detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. The new key is shown once (a replay with the same Idempotency-Key answers `apiKey: null`: rotate again if it was lost). The old key stops working at once: a socket already open with it, on any node, gets an `error` KEY_ROTATED and is closed (code 4001); the bot reconnects with the new key." },
+      detail: { tags: ["bots"], summary: "Rotate a bot's api key", description: "Owner only. 409 BUILT_IN_BOT for a built-in (it has no key). The new key is shown once (a replay with the same Idempotency-Key answers `apiKey: null`: rotate again if it was lost). The old key stops working at once: a socket already open with it, on any node, gets an `error` KEY_ROTATED and is closed (code 4001); the bot reconnects with the new key." },
     });
 }

@@ -41,7 +41,7 @@ export const CreatedBot = t.Object(
     description: t.String(),
     createdAt: t.String({ format: "date-time" }),
     strategy: t.Union([oneOf([...BUILT_IN_STRATEGIES]), t.Null()]),
-    apiKey: t.Union([t.String(), t.Null()], { description: API_KEY_ONCE }),
+    apiKey: t.Union([t.String(), t.Null()], { description: `${API_KEY_ONCE} It is null for a built-in (\`strategy\`): the service plays it, it never connects` }),
   },
   { title: "CreatedBot" },
 );

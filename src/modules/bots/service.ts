@@ -84,17 +84,20 @@ export class Bots {
     if (owned >= this.maxPerDeveloper) {
       throw errors.conflict("TOO_MANY_BOTS", `A developer may own at most ${this.maxPerDeveloper} bots`, { limit: this.maxPerDeveloper });
     }
-    const apiKey = newSecret("pbk");
+    // A built-in is played by the service and never connects: it gets no key (its hash column holds a
+    // marker no key hashes to, as a retired bot's does).
+    const apiKey = input.strategy ? null : newSecret("pbk");
     const now = this.clock.now();
+    const id = newId("bot", now);
     const inserted = await this.db
       .insert(bots)
       .values({
-        id: newId("bot", now),
+        id,
         developerId,
         name: input.name,
         description: input.description ?? "",
         strategy: input.strategy ?? null,
-        apiKeyHash: hashApiKey(apiKey),
+        apiKeyHash: apiKey ? hashApiKey(apiKey) : `built-in:${id}`,
         createdAt: new Date(now),
       })
       .onConflictDoNothing()
@@ -187,7 +190,9 @@ export class Bots {
   }
 
   async rotateKey(developerId: string, botId: string): Promise<{ botId: string; apiKey: string }> {
-    refuseIfRetired(await this.findOwned(developerId, botId));
+    const bot = await this.findOwned(developerId, botId);
+    refuseIfRetired(bot);
+    if (bot.strategy) throw errors.conflict("BUILT_IN_BOT", "A built-in bot is played by the service and has no api key");
     const apiKey = newSecret("pbk");
     const rotated = await this.db.update(bots).set({ apiKeyHash: hashApiKey(apiKey) }).where(and(eq(bots.id, botId), isNull(bots.retiredAt))).returning({ id: bots.id });
     if (rotated.length === 0) refuseIfRetired(await this.load(botId));

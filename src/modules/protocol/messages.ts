@@ -132,10 +132,10 @@ export function actionRequestMessage(
   };
 }
 
-/** The state of a bot's table as it may see it, for a reconnecting bot. */
-export function snapshotMessage(table: TableRuntime, botId: string): ServerMessage {
+/** The state of a bot's table as it may see it, for a reconnecting bot; botId null: a spectator's (no hole cards). */
+export function snapshotMessage(table: TableRuntime, botId: string | null): ServerMessage {
   const state = table.hand;
-  const own = state ? state.seats.findIndex((position) => botAt(table, position) === botId) : -1;
+  const own = state && botId !== null ? state.seats.findIndex((position) => botAt(table, position) === botId) : -1;
   return {
     type: "snapshot",
     tableId: table.tableId,

@@ -1,4 +1,15 @@
+import type { TableRuntime } from "../tables/runtime";
 import type { BotSocket, ServerMessage } from "./gateway";
+import { snapshotMessage } from "./messages";
+
+/**
+ * What a spectator who opens a table mid-hand gets right after `watching`: the hand in play as a
+ * `snapshot` with no seat's hole cards (those are public only at showdown); null between hands.
+ */
+export function spectatorSnapshot(table: TableRuntime): ServerMessage | null {
+  if (!table.hand || table.hand.finished) return null;
+  return snapshotMessage(table, null);
+}
 
 /** Spectators of a table hosted here who sit on other nodes (see TableRelay). */
 export interface RemoteSpectators {

@@ -114,6 +114,9 @@ export function tablesModule(tables: Tables, auth: AuthOptions, keys: Idempotenc
           return;
         }
         ws.send(JSON.stringify({ type: "watching", table }));
+        // Mid-hand, the hand so far at once: a page opened then shows it instead of an empty felt.
+        const snapshot = tables.spectatorSnapshot(tableId);
+        if (snapshot) ws.send(JSON.stringify(snapshot));
       },
       close(ws) {
         tables.unwatch(ws.data.params.tableId, ws);
@@ -122,7 +125,7 @@ export function tablesModule(tables: Tables, auth: AuthOptions, keys: Idempotenc
         tags: ["tables"],
         summary: "Watch a table live (WebSocket)",
         description:
-          "No authentication. Streams the public messages of the table's match: match_started, hand_started (no hole cards), action, street, hand_ended (showdown cards only), match_ended; first a `watching` message with the table. Hole cards are never sent before showdown. At most SPECTATORS_PER_TABLE (500) watchers per table on a node and SPECTATORS_PER_ADDRESS (20) sockets per client address: beyond, an `error` TOO_MANY_SPECTATORS and close code 4029. Any node of a cluster relays the table's messages from its host.",
+          "No authentication. Streams the public messages of the table's match: match_started, hand_started (no hole cards), action, street, hand_ended (showdown cards only), match_ended; first a `watching` message with the table, then, when a hand is in play, a `snapshot` of it (no hole cards: yourSeat and holeCards null). Hole cards are never sent before showdown. At most SPECTATORS_PER_TABLE (500) watchers per table on a node and SPECTATORS_PER_ADDRESS (20) sockets per client address: beyond, an `error` TOO_MANY_SPECTATORS and close code 4029. Any node of a cluster relays the table's messages from its host.",
       },
     });
 }

@@ -10,9 +10,9 @@ import { deckCommitment } from "../../poker/fair-deck";
 import { dealSource } from "../match-host/deals";
 import { refuseIfRetired, type BotRecord, type Bots } from "../bots/service";
 import type { Accounts } from "../credits/service";
-import type { BotGateway } from "../protocol/gateway";
+import type { BotGateway, ServerMessage } from "../protocol/gateway";
 import { ANSWER_HERE, type TableCommand, type TableRelay } from "../cluster/table-relay";
-import type { SpectatorSocket, Spectators } from "../protocol/spectators";
+import { spectatorSnapshot, type SpectatorSocket, type Spectators } from "../protocol/spectators";
 import { snapshotMessage } from "../protocol/messages";
 import { remoteAsker, type TimeBankPolicy } from "../action-clock/service";
 import { playMatch, type AskBot } from "../match-host/match-runner";
@@ -236,6 +236,12 @@ export class Tables {
     if (!view) return null;
     this.deps.spectators.add(tableId, socket);
     return view;
+  }
+
+  /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
+  spectatorSnapshot(tableId: string): ServerMessage | null {
+    const entry = this.hosted.get(tableId);
+    return entry ? spectatorSnapshot(entry.table) : null;
   }
 
   unwatch(tableId: string, socket: SpectatorSocket): void {

@@ -24,11 +24,34 @@ ${voidedNote(match.voidedHands)}
   );
 }
 
+const ENDED: Record<string, string> = {
+  finished: "This table is finished: its match is over.",
+  aborted: "This table was aborted: its match did not finish.",
+  closed: "This table was closed by its creator before any match.",
+};
+
+/** Who sits at a table that is not playing: its seats and chips (a waiting table's page lists them). */
+function seatList(table: TableView, names: Record<string, string>): string {
+  if (table.seats.length === 0) return `<p class="muted">No bot sits here yet.</p>`;
+  return `<ul id="seats">${table.seats.map((s) => `<li>seat ${s.seat}: <a href="/bots/${encodeURIComponent(s.botId)}">${escapeHtml(names[s.botId] ?? shortId(s.botId))}</a> · ${s.chips} chips</li>`).join("")}</ul>`;
+}
+
 export function livePage(table: TableView, names: Record<string, string>): string {
+  const heading = `<h1>Table <span class="muted">${escapeHtml(table.tableId)}</span></h1>
+<p>${table.config.maxPlayers} seats · blinds ${table.config.smallBlind}/${table.config.bigBlind} · buy-in ${table.config.buyIn}${table.seeded ? " · seeded" : ""}</p>`;
+  const ended = ENDED[table.status];
+  if (ended) {
+    // Nothing will move here: no live script, no empty felt; the match itself is in its replay.
+    const replay = table.matchId ? ` <a href="/matches/${encodeURIComponent(table.matchId)}">Watch its match replay</a> (${table.handsPlayed} hands).` : "";
+    return page(`Table ${shortId(table.tableId)}`, `${heading}<section id="ended" aria-label="table over"><p id="status">${ended}${replay}</p></section>`);
+  }
+  const waiting =
+    table.status === "waiting"
+      ? `<section aria-labelledby="seats-title"><h2 id="seats-title">Seats</h2><p>Waiting for ${table.config.maxPlayers - table.seats.length} more bot${table.config.maxPlayers - table.seats.length === 1 ? "" : "s"}: the match starts when every seat is taken.</p>${seatList(table, names)}</section>`
+      : "";
   return page(
     `Table ${shortId(table.tableId)}`,
-    `<h1>Table <span class="muted">${escapeHtml(table.tableId)}</span></h1>
-<p>${table.config.maxPlayers} seats · blinds ${table.config.smallBlind}/${table.config.bigBlind} · buy-in ${table.config.buyIn}${table.seeded ? " · seeded" : ""}</p>
+    `${heading}${waiting}
 <section id="live" aria-label="live table"><p id="status" aria-live="polite">${table.status === "running" ? "live" : escapeHtml(table.status)}</p><p id="hand"></p><div id="table"></div></section>
 <section aria-labelledby="log-title"><h2 id="log-title">What just happened</h2><ol id="log" reversed></ol></section>`,
     { script: "live", data: { tableId: table.tableId, maxPlayers: table.config.maxPlayers, seats: table.seats, names } },

@@ -1,6 +1,8 @@
 import { applyEvent, emptyTable, newHand, type TableState } from "./table-state";
 import { drawTable } from "./table-view";
 import { escapeHtml } from "../view-kit";
+// The same wording as `cli watch`: one narrator for the terminal and the page.
+import { TableNarrator } from "../../../cli/format";
 
 const data = JSON.parse(document.getElementById("page-data")!.textContent!) as {
   tableId: string;
@@ -14,6 +16,7 @@ let state: TableState = { ...emptyTable(), seats: newHand(0, null, data.seats.ma
 let handsSeen = 0;
 let pending = false;
 const log: string[] = [];
+const narrator = new TableNarrator(new Map(Object.entries(data.names)));
 
 /** Renders at most once per frame: a match of built-in bots sends hundreds of messages a second. */
 function render(): void {
@@ -42,10 +45,16 @@ function receive(message: Message): void {
       state = { ...state, seats: newHand(0, null, message.table.seats.map((s: any) => ({ seat: s.seat, botId: s.botId, stack: s.chips }))).seats };
       $("status").textContent = message.table.status === "running" ? "live" : message.table.status;
       break;
+    case "snapshot":
+      // Opened mid-hand: the hand so far (public cards, bets, pot), not an empty felt until the next one.
+      if (message.hand) {
+        state = { ...newHand(message.handNumber, message.hand.button, message.hand.seats), street: message.hand.street, board: message.hand.board };
+        handsSeen += 1;
+      }
+      break;
     case "match_started":
     case "match_resumed":
       $("status").textContent = "live";
-      note(message.type === "match_started" ? "the match starts" : "the match resumes");
       break;
     case "hand_started":
       handsSeen += 1;
@@ -54,11 +63,9 @@ function receive(message: Message): void {
     case "action":
       // Blinds and antes are already in hand_started's bets.
       if (!["small_blind", "big_blind", "ante"].includes(message.action)) state = applyEvent(state, { ...message, type: "action" });
-      note(`hand ${message.handNumber} · seat ${message.seat} ${state.seats.find((s) => s.seat === message.seat)?.last || message.action}`);
       break;
     case "street":
       state = applyEvent(state, message);
-      note(`hand ${message.handNumber} · ${state.note}`);
       break;
     case "hand_ended":
       for (const shown of message.showdown) state = applyEvent(state, { type: "show", seat: shown.seat, cards: shown.cards });
@@ -67,16 +74,15 @@ function receive(message: Message): void {
         const seat = state.seats.find((x) => x.seat === s.seat);
         if (seat) seat.stack = s.stack;
       }
-      note(`hand ${message.handNumber} · ${message.showdown.map((s: any) => `seat ${s.seat} shows ${s.cards.join(" ")} (${s.hand})`).join(", ") || "won without a showdown"}`);
       break;
     case "match_ended":
       $("status").innerHTML = `match over · <a href="/matches/${encodeURIComponent(message.matchId)}">watch the replay</a>`;
-      note("the match is over");
       break;
     case "error":
       $("status").textContent = message.message;
       break;
   }
+  if (message.type !== "watching" && message.type !== "error") for (const line of narrator.lines(message as any)) note(line);
   render();
 }
 
