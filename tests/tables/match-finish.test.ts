@@ -1,5 +1,5 @@
 /**
- * Matches that end together are written in ONE transaction (src/modules/tables/match-finish.ts):
+ * Matches that end together are written in ONE transaction (src/modules/match-host/match-finish.ts):
  * the statements take every match's rows at once, so a bot that busted in one and won the other
  * must still count twice in its stats and its rating; and one match that cannot be written must
  * not take the others down with it (the journal then writes each alone).

@@ -1,4 +1,4 @@
-import type { TableRuntime } from "../tables/runtime";
+import type { TableRuntime } from "../match-host/runtime";
 import type { BotSocket, ServerMessage } from "./gateway";
 import { snapshotMessage } from "./messages";
 
