@@ -20,7 +20,7 @@ const config = loadConfig({ DATABASE_URL: testDb.url, FAUCET_AMOUNT: "100000000"
 // The pool a serving node opens (openDatabase's default), not a bigger one: on two cores, more connections only add contention.
 const database = await openDatabase({ databaseUrl: testDb.url });
 const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret: await ensureJwtSecret(database.db, undefined), log: () => {} });
-const { identity, accounts, bots, tables, matches } = app.services;
+const { identity, accounts, bots, tables, host, matches } = app.services;
 
 try {
   // As many developers as tables, each owning one bot at six different tables (as a real lobby
@@ -46,7 +46,7 @@ try {
   // each table starts as soon as its sixth seat is taken.
   const started = performance.now();
   await Promise.all(seatings.map((seating) => tables.join(seating.developerId, seating.tableId, seating.botId)));
-  await tables.settled();
+  await host.settled();
   const seconds = (performance.now() - started) / 1000;
   const played = (await matches.list({ limit: 200 })).items;
   const hands = played.reduce((sum, m) => sum + m.handsPlayed, 0);
@@ -55,7 +55,7 @@ try {
   console.log(`audit: ${audit.ok ? "clean" : audit.problems.join("; ")}`);
   console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds) }));
 } finally {
-  await tables.shutdown();
+  await host.shutdown();
   await accounts.stopAll();
   await database.close();
   await testDb.drop();

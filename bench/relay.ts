@@ -45,13 +45,13 @@ try {
   const ready = JSON.parse((await lines.next()).value as string);
   if (ready.ready !== TABLES * SEATS) throw new Error(`only ${ready.ready} of ${TABLES * SEATS} bots connected`);
 
-  const { gateway, tables } = server.app.services;
+  const { gateway, host } = server.app.services;
   gateway.turnaround.reset();
   const started = performance.now();
   await Promise.all(players.map(async (p) => {
     for (const bot of p.bots) await api(server.url, "POST", `/api/tables/${p.tableId}/join`, { botId: bot.botId }, p.token);
   }));
-  await tables.settled();
+  await host.settled();
   const seconds = (performance.now() - started) / 1000;
   const serverSide = gateway.turnaround.summary();
   loader.stdin.end();

@@ -34,6 +34,8 @@ import { statsModule } from "./modules/stats";
 import { Stats } from "./modules/stats/service";
 import { tablesModule } from "./modules/tables";
 import { Tables } from "./modules/tables/service";
+import { MatchHost } from "./modules/match-host/host";
+import { TableRouting } from "./modules/cluster/routing";
 import type { AuthOptions } from "./plugins/auth";
 import { IdempotencyKeys } from "./plugins/idempotency";
 
@@ -58,6 +60,8 @@ export interface Services {
   accounts: Accounts;
   gateway: BotGateway;
   spectators: Spectators;
+  /** The tables this node hosts and their matches. */
+  host: MatchHost;
   tables: Tables;
   matches: Matches;
   stats: Stats;
@@ -87,7 +91,7 @@ export function createServices(deps: AppDeps): Services {
   const stats = new Stats(db, config.leaderboardMinMatches, clock, config.statsCacheMs);
   const gateway = new BotGateway(clock, new RateLimiter(config.botMessagesPerSecond, 1_000, clock));
   const spectators = new Spectators({ perTable: config.spectatorsPerTable, perAddress: config.spectatorsPerAddress });
-  const tables = new Tables({
+  const host = new MatchHost({
     db,
     clock,
     accounts,
@@ -95,27 +99,34 @@ export function createServices(deps: AppDeps): Services {
     gateway,
     spectators,
     hostId: config.hostId,
-    defaultBuyIn: config.defaultBuyIn,
     timeBank: { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs },
     matchRecorded: (botIds) => stats.forget(botIds),
     fence: deps.fence,
     leaseStanding: deps.leaseStanding,
-    maxOpenTablesPerDeveloper: config.maxOpenTablesPerDeveloper,
     log,
   });
-  const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => tables.hostedCount());
-  const botRelay = new BotRelay(cluster, gateway);
-  const tableRelay = new TableRelay(
-    cluster,
-    { join: (d, t, b) => tables.joinHosted(d, t, b), leave: (d, t, b) => tables.leaveHosted(d, t, b), close: (d, t) => tables.closeHosted(d, t), view: (t, v) => tables.hostedView(t, v) },
+  const routing = new TableRouting(db, config.hostId, (tableId) => host.hosts(tableId));
+  const tables = new Tables({
+    db,
+    clock,
+    bots,
     spectators,
-  );
+    host,
+    routing,
+    hostId: config.hostId,
+    defaultBuyIn: config.defaultBuyIn,
+    maxOpenTablesPerDeveloper: config.maxOpenTablesPerDeveloper,
+  });
+  const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => host.hostedCount());
+  const botRelay = new BotRelay(cluster, gateway);
+  const tableRelay = new TableRelay(cluster, host, spectators);
   botRelay.start();
   bots.keyRotated = (botId) => botRelay.revokeEverywhere(botId);
   // The bus closes old sockets at once; the database check catches what the bus cannot carry (an outage).
   gateway.keyCheck = databaseKeyCheck(db);
   tableRelay.start();
-  tables.relay = tableRelay;
+  routing.relay = tableRelay;
+  host.relay = tableRelay;
   spectators.remote = tableRelay;
   return {
     clock,
@@ -127,6 +138,7 @@ export function createServices(deps: AppDeps): Services {
     accounts,
     gateway,
     spectators,
+    host,
     tables,
     matches: new Matches(db),
     stats,

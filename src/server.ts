@@ -30,10 +30,10 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   const lease = await LeaseKeeper.acquire(
     database.db,
     config.hostId,
-    (rows) => app.services.tables.adopt(rows),
+    (rows) => app.services.host.adopt(rows),
     () => {
       log("this node's lease was taken over (it was paused or cut off): it drops its tables and writes nothing more");
-      app.services.tables.abandon();
+      app.services.host.abandon();
       options.onLeaseLost?.();
     },
     log,
@@ -62,12 +62,12 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     websocket: { maxPayloadLength: MAX_FRAME_BYTES },
   });
   app.services.spectators.publishTopic = (topic, text) => app.server?.publish(topic, text);
-  const recovered = await app.services.tables.recover();
+  const recovered = await app.services.host.recover();
   if (recovered.running > 0 || recovered.waiting > 0) {
     console.log(`resumed this node's tables: ${recovered.running} running match(es) from their last recorded hand, ${recovered.waiting} waiting table(s)`);
   }
   lease.start();
-  app.services.tables.startExpiry(config.waitingTableTtlMs);
+  app.services.host.startExpiry(config.waitingTableTtlMs);
   const forgetOldKeys = setInterval(() => void app.services.idempotency.sweep().catch((error) => console.error("[poker] sweeping idempotency keys failed", error)), 10 * 60_000);
   forgetOldKeys.unref();
   const port = app.server!.port!;
@@ -84,7 +84,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.
-        const report = await app.services.tables.shutdown();
+        const report = await app.services.host.shutdown();
         lease.stop();
         await releaseLease(database.db, lease.token).catch((error) => log("releasing the lease failed (peers take over when it expires)", error));
         const closedInTime = await Promise.race([drained, Bun.sleep(5_000).then(() => false)]);

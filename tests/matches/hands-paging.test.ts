@@ -23,7 +23,7 @@ beforeAll(async () => {
     const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name, strategy: "caller" } });
     expect((await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId: bot.body.botId } })).status).toBe(201);
   }
-  await h.app.services.tables.settled();
+  await h.app.services.host.settled();
   const [match] = (await h.call("GET", "/api/matches?limit=1")).body;
   expect(match.handsPlayed).toBe(HANDS);
   matchId = match.matchId;

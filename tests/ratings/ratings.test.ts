@@ -39,13 +39,13 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     // Heads-up pairs (two at once) and a three-handed table.
     await playTable([players[0], players[1]], { maxHands: 40 });
     await playTable([players[2], players[3]], { maxHands: 40 });
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     await playTable([players[0], players[2], players[3]], { maxHands: 40 });
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     for (let round = 0; round < 3; round++) {
       await playTable([players[1], players[2]], { maxHands: 30 });
       await playTable([players[3], players[0]], { maxHands: 30 });
-      await h.app.services.tables.settled();
+      await h.app.services.host.settled();
     }
   });
 
@@ -99,9 +99,9 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     const mine: Array<{ token: string; botId: string }> = [];
     for (const name of ["self1", "self2"]) mine.push({ token: solo.token, botId: (await h.call("POST", "/api/bots", { token: solo.token, body: { name, strategy: "raiser" } })).body.botId });
     await playTable(mine, { maxHands: 20 });
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     await playTable(mine, { maxHands: 20, seed: "practice" });
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     expect((await h.call("GET", `/api/matches?botId=${mine[0].botId}`)).body).toHaveLength(2);
     const prior = await h.call("GET", `/api/ratings/${mine[0].botId}`);
     expect(prior.body).toEqual({ botId: mine[0].botId, mu: 25, sigma: 25 / 3, rating: 0, matchesPlayed: 0, handsPlayed: 0, bbPer100: 0, bbPer100Ci95: null });

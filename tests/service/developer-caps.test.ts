@@ -34,7 +34,7 @@ describe("what one developer may create is capped", () => {
       const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name, strategy: "caller" } });
       await h.call("POST", `/api/tables/${first.body.tableId}/join`, { token: dev.token, body: { botId: bot.body.botId } });
     }
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     expect((await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2 } })).status).toBe(201);
     await h.expectAuditClean();
   });

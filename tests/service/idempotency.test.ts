@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.expectAuditClean();
-  await other.services.tables.shutdown();
+  await other.services.host.shutdown();
   await other.services.accounts.stopAll();
   await h.close();
 });

@@ -73,7 +73,7 @@ describe("DELETE /api/tables/:tableId: a waiting table, every seat refunded as a
     const during = await h.call("DELETE", `/api/tables/${table.tableId}`, { token: dev.token });
     expect(during.status).toBe(409);
     expect(during.body.error.code).toBe("TABLE_NOT_WAITING");
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     expect((await h.call("DELETE", `/api/tables/${table.tableId}`, { token: dev.token })).body.error.code).toBe("TABLE_NOT_WAITING");
     expect((await h.call("DELETE", "/api/tables/tbl_unknown", { token: dev.token })).status).toBe(404);
     expect((await h.call("DELETE", `/api/tables/${table.tableId}`)).status).toBe(401);
@@ -150,7 +150,7 @@ describe("DELETE /api/bots/:botId: retiring a bot", () => {
       expect((await otherCall("GET", "/api/me/balance", { token: dev.token })).body.balance).toBe(10_000);
       expect((await otherCall("DELETE", `/api/bots/${botId}`, { token: dev.token })).status).toBe(200);
     } finally {
-      await other.services.tables.shutdown();
+      await other.services.host.shutdown();
       await other.services.accounts.stopAll();
     }
   });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   bob = await developer("bob");
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < 3; i++) await headsUp({ token: alice.token, botId: alice.bots[i] }, { token: bob.token, botId: bob.bots[(i + round) % 3] });
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     h.clock.advance(round === 1 ? 0 : 1_000); // some rows share a timestamp: ids break the ties
   }
   for (let i = 0; i < WAITING_TABLES; i++) {

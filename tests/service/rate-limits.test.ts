@@ -52,7 +52,7 @@ describe("abuse limits", () => {
       [429, "RATE_LIMITED"],
       [429, "RATE_LIMITED"],
     ]);
-    await second.services.tables.shutdown();
+    await second.services.host.shutdown();
     await second.services.accounts.stopAll();
   });
 

@@ -73,7 +73,7 @@ export async function createHarness(label: string, env: Record<string, string> =
     ...harnessFor(app, database, clock, config),
     testDb,
     async close() {
-      await app.services.tables.shutdown();
+      await app.services.host.shutdown();
       await app.services.accounts.stopAll();
       await database.close();
       await testDb.drop();

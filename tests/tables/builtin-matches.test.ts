@@ -34,7 +34,7 @@ describe("matches of built-in bots: record, stats, ledger and audit agree", () =
         expect(joined.body).toEqual({ seat: i, botId: bot.body.botId, chips: 500, leaving: false });
         players.push({ token: dev.token, botId: bot.body.botId });
       }
-      await h.app.services.tables.settled();
+      await h.app.services.host.settled();
 
       const listed = await h.call("GET", `/api/matches?botId=${players[0].botId}`);
       expect(listed.body).toHaveLength(1);
@@ -92,7 +92,7 @@ describe("matches of built-in bots: record, stats, ledger and audit agree", () =
         const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name: `${strategy}${run}`, strategy } });
         await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId: bot.body.botId } });
       }
-      await h.app.services.tables.settled();
+      await h.app.services.host.settled();
       const [match] = (await h.call("GET", `/api/matches?limit=1`)).body;
       const hands = (await h.call("GET", `/api/matches/${match.matchId}/hands`, { token: dev.token })).body.hands;
       runs.push(JSON.stringify(hands.map((hand: any) => [hand.board, hand.events.filter((e: any) => e.type === "hole_cards")])));

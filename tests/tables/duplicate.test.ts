@@ -46,7 +46,7 @@ describe("duplicate matches: every deal twice, seats swapped", () => {
       const bot = await h.call("POST", "/api/bots", { token: alice.token, body: { name, strategy } });
       expect((await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: alice.token, body: { botId: bot.body.botId } })).status).toBe(201);
     }
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     const matchId = (await h.call("GET", `/api/tables/${table.body.tableId}`)).body.matchId;
     const { hands } = (await h.call("GET", `/api/matches/${matchId}/hands`, { token: alice.token })).body;
     expect(hands.length).toBeGreaterThanOrEqual(4);

@@ -22,7 +22,7 @@ describe("the leaderboard", () => {
       const table = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 1 } })).body.tableId;
       await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: hero } });
       await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: villain } });
-      await h.app.services.tables.settled();
+      await h.app.services.host.settled();
       expect((await h.call("GET", `/api/stats/${hero}`)).body.matchesPlayed).toBe(match);
       expect((await listed()).includes(hero)).toBe(match >= 10);
     }

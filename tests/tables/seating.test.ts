@@ -133,7 +133,7 @@ describe("joining and leaving", () => {
     await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: b } });
     const full = await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: c } });
     expect([full.status, full.body.error.code]).toEqual([409, "TABLE_FULL"]);
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     const finished = await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: c } });
     expect([finished.status, finished.body.error.code]).toEqual([409, "TABLE_NOT_JOINABLE"]);
     await h.expectAuditClean();
@@ -146,7 +146,7 @@ describe("joining and leaving", () => {
     for (const b of bots) await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: b } });
     const leaving = await h.call("POST", `/api/tables/${table}/leave`, { token: dev.token, body: { botId: bots[2] } });
     expect(leaving.body).toEqual({ tableId: table, botId: bots[2], status: "leaving", cashout: null });
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     const [match] = (await h.call("GET", `/api/matches?botId=${bots[2]}`)).body;
     const leaver = match.players.find((p: any) => p.botId === bots[2]);
     const stats = (await h.call("GET", `/api/stats/${bots[2]}`)).body;
@@ -182,7 +182,7 @@ describe("joining and leaving", () => {
     expect((await h.call("GET", `/api/tables/${long}`)).body.status).toBe("running");
     for (const b of bots.slice(0, 2)) await h.call("POST", `/api/tables/${long}/leave`, { token: dev.token, body: { botId: b } });
     expect((await h.call("POST", `/api/tables/${other}/leave`, { token: dev.token, body: { botId: bots[2] } })).body.status).toBe("left");
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     await h.expectAuditClean();
   });
 

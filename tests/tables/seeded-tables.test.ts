@@ -84,7 +84,7 @@ describe("a seeded table is private to its creator (whoever knows the seed knows
     for (const botId of botIds) {
       expect((await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: alice.token, body: { botId } })).status).toBe(201);
     }
-    await h.app.services.tables.settled();
+    await h.app.services.host.settled();
     const [match] = (await h.call("GET", `/api/matches?botId=${botIds[0]}`)).body;
     expect(match.handsPlayed).toBeGreaterThan(0);
     expect(match.players.map((p: any) => p.finalChips).reduce((a: number, b: number) => a + b, 0)).toBe(2000);

@@ -3,12 +3,15 @@ import { AppError, type ErrorCode } from "../../lib/errors";
 import type { ServerMessage } from "../protocol/gateway";
 import type { ClusterNode } from "./node";
 
+/** A command about one table, executed by the node that hosts it (MatchHost.execute). */
+export type HostCommand =
+  | { op: "join" | "leave"; developerId: string; botId: string }
+  | { op: "close"; developerId: string }
+  | { op: "get"; viewerId: string | null };
+
 /** What a table's host does for commands that arrived on other nodes. */
-export interface HostedTableCommands {
-  join(developerId: string, tableId: string, botId: string): Promise<unknown>;
-  leave(developerId: string, tableId: string, botId: string): Promise<unknown>;
-  close(developerId: string, tableId: string): Promise<unknown>;
-  view(tableId: string, viewerId: string | null): Promise<unknown>;
+export interface HostedTables {
+  execute(tableId: string, command: HostCommand): Promise<unknown>;
 }
 
 /** Watcher side: where a remote table's public messages go on this node. */
@@ -34,12 +37,8 @@ const RELEASE_LINGER_MS = 2_000;
 /** `forwardWhileElsewhere` found the table no longer hosted by another node: answer it here. */
 export const ANSWER_HERE = Symbol("answer here");
 
-/** What another node asks a table's host to do. */
-export type TableCommand =
-  | { op: "join" | "leave"; developerId: string; botId: string }
-  | { op: "close"; developerId: string }
-  | { op: "get"; viewerId: string | null }
-  | { op: "watch" | "unwatch"; node: string };
+/** What another node asks a table's host: a command about the table, or to relay its messages (watch). */
+export type TableCommand = HostCommand | { op: "watch" | "unwatch"; node: string };
 
 /**
  * Tables live on one node each; any node serves any request for them. The host subscribes to each
@@ -59,7 +58,7 @@ export class TableRelay {
 
   constructor(
     private readonly node: ClusterNode,
-    private readonly commands: HostedTableCommands,
+    private readonly hosted: HostedTables,
     private readonly spectators: LocalSpectators,
   ) {}
 
@@ -204,18 +203,15 @@ export class TableRelay {
     try {
       switch (command.op) {
         case "join":
-          return { ok: await this.commands.join(command.developerId, tableId, command.botId) };
         case "leave":
-          return { ok: await this.commands.leave(command.developerId, tableId, command.botId) };
         case "close":
-          return { ok: await this.commands.close(command.developerId, tableId) };
         case "get":
-          return { ok: await this.commands.view(tableId, command.viewerId) };
+          return { ok: (await this.hosted.execute(tableId, command)) as Json };
         case "watch": {
           let nodes = this.watcherNodes.get(tableId);
           if (!nodes) this.watcherNodes.set(tableId, (nodes = new Map()));
           nodes.set(command.node, Date.now());
-          return { ok: await this.commands.view(tableId, null) };
+          return { ok: (await this.hosted.execute(tableId, { op: "get", viewerId: null })) as Json };
         }
         case "unwatch":
           this.watcherNodes.get(tableId)?.delete(command.node);

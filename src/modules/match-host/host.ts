@@ -1,0 +1,346 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { createActor, type Actor } from "xstate";
+import type { Db } from "../../db";
+import { tables } from "../../db/schema";
+import type { Clock } from "../../lib/clock";
+import { errors } from "../../lib/errors";
+import { invariant } from "../../lib/assert";
+import { cryptoRng, seededRng } from "../../poker/rng";
+import { deckCommitment } from "../../poker/fair-deck";
+import { refuseIfRetired, type Bots } from "../bots/service";
+import type { Accounts } from "../credits/service";
+import type { BotGateway, ServerMessage } from "../protocol/gateway";
+import type { HostCommand, TableRelay } from "../cluster/table-relay";
+import type { Spectators } from "../protocol/spectators";
+import { snapshotMessage } from "../protocol/messages";
+import { spectatorSnapshot } from "../protocol/spectators";
+import { remoteAsker, type TimeBankPolicy } from "../action-clock/service";
+import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
+import { closeWaitingTable, expireEmptyTable, seatBot, unseatBot, type Seating } from "../tables/seating";
+import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
+import { dealSource } from "./deals";
+import { HandJournal } from "./journal";
+import { playMatch, type AskBot } from "./match-runner";
+import { abortTable } from "./persistence";
+import { tablesToResume } from "./resume";
+import type { TableRuntime } from "./runtime";
+import { createTableMachine } from "./table-machine";
+
+export interface MatchHostDeps {
+  db: Db;
+  clock: Clock;
+  accounts: Accounts;
+  bots: Bots;
+  gateway: BotGateway;
+  spectators: Spectators;
+  hostId: string;
+  timeBank: TimeBankPolicy;
+  /** A match was recorded: these bots' statistics changed. */
+  matchRecorded?: (botIds: string[]) => void;
+  /** This node's lease (null without one: tests of one app): every table write is fenced by it. */
+  fence?: () => FenceToken | null;
+  /** Whether this node's lease provably stands: its tables deal and broadcast only then (absent: always). */
+  leaseStanding?: LeaseStanding;
+  log: (message: string, error?: unknown) => void;
+}
+
+type TableActor = Actor<ReturnType<typeof createTableMachine>>;
+
+interface HostedTable {
+  table: TableRuntime;
+  actor: TableActor;
+  /** Joins and leaves, one at a time. */
+  queue: Promise<unknown>;
+  /** Resolves when the actor reaches a final state. */
+  done: Promise<void>;
+}
+
+/**
+ * The tables this node hosts: their runtimes, lifecycle actors and matches. Every command about a
+ * hosted table (join, leave, close, read) is executed here, whichever node received it (see
+ * cluster/routing.ts); one table's commands run one at a time, the database guards across nodes.
+ */
+export class MatchHost {
+  private readonly hosted = new Map<string, HostedTable>();
+  private readonly tableOfBot = new Map<string, string>();
+  private readonly machine: ReturnType<typeof createTableMachine>;
+  /** Every match promise, so shutdown and tests can wait for them. */
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly journal: HandJournal;
+  private expiry: ReturnType<typeof setInterval> | undefined;
+  /** Set when this node joins its cluster: announces the tables hosted here. */
+  relay: TableRelay | undefined;
+  private readonly askRemoteBot: AskBot;
+  private readonly seating: Seating;
+
+  constructor(private readonly deps: MatchHostDeps) {
+    this.seating = {
+      db: deps.db,
+      accounts: deps.accounts,
+      gateway: deps.gateway,
+      hostId: deps.hostId,
+      initialTimeBankMs: deps.timeBank.initialMs,
+      tableOfBot: this.tableOfBot,
+      fence: () => this.fence(),
+      seatsChanged: (table) => this.hosted.get(table.tableId)?.actor.send({ type: "SEATS_CHANGED" }),
+      release: (table) => {
+        this.hosted.get(table.tableId)?.actor.stop();
+        this.unhost(table);
+      },
+    };
+    this.journal = new HandJournal(deps.db, deps.clock, deps.log, () => this.fence());
+    // A bot that left mid-match (or busted) is free once its cashout is written, not at the match's end.
+    this.journal.onSeatsClosed = (tableId, closures) => {
+      for (const { botId } of closures) if (this.tableOfBot.get(botId) === tableId) this.tableOfBot.delete(botId);
+    };
+    this.askRemoteBot = remoteAsker(deps.gateway, deps.clock, deps.timeBank);
+    this.machine = createTableMachine({
+      playMatch: (table) => this.track(this.play(table)),
+      abort: (table, error) => this.abort(table, error),
+    });
+    deps.gateway.snapshotProvider = (botId) => {
+      const tableId = this.tableOfBot.get(botId);
+      const entry = tableId ? this.hosted.get(tableId) : undefined;
+      return entry ? snapshotMessage(entry.table, botId) : null;
+    };
+  }
+
+  hosts(tableId: string): boolean {
+    return this.hosted.has(tableId);
+  }
+
+  /** The runtime of a table hosted here (undefined: not here). */
+  runtime(tableId: string): TableRuntime | undefined {
+    return this.hosted.get(tableId)?.table;
+  }
+
+  hostedCount(): number {
+    return this.hosted.size;
+  }
+
+  /** A join, leave, close or read of a table hosted here, from this node or another: the one place each is executed. */
+  async execute(tableId: string, command: HostCommand): Promise<unknown> {
+    switch (command.op) {
+      case "join": {
+        const bot = await this.deps.bots.findOwned(command.developerId, command.botId);
+        refuseIfRetired(bot);
+        const entry = await this.entry(tableId);
+        return this.serially(entry, () => seatBot(this.seating, entry.table, command.developerId, bot));
+      }
+      case "leave": {
+        await this.deps.bots.findOwned(command.developerId, command.botId);
+        const entry = await this.entry(tableId);
+        return this.serially(entry, () => unseatBot(this.seating, entry.table, command.developerId, command.botId));
+      }
+      case "close": {
+        const entry = await this.entry(tableId, "TABLE_NOT_WAITING");
+        return this.serially(entry, () => closeWaitingTable(this.seating, entry.table, command.developerId));
+      }
+      case "get":
+        return viewOfRuntime((await this.entry(tableId)).table, command.viewerId);
+    }
+  }
+
+  /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
+  spectatorSnapshot(tableId: string): ServerMessage | null {
+    const entry = this.hosted.get(tableId);
+    return entry ? spectatorSnapshot(entry.table) : null;
+  }
+
+  /** Hosts a table: one just created here, or `adopted` from its rows (a restart, or a takeover). */
+  host(table: TableRuntime, adopted = false): void {
+    invariant(!this.hosted.has(table.tableId), `table ${table.tableId} is hosted once on a node`);
+    const actor = createActor(this.machine, { input: { table } });
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    this.hosted.set(table.tableId, { table, actor, queue: Promise.resolve(), done });
+    this.relay?.hostTable(table.tableId, adopted);
+    actor.subscribe({
+      complete: () => {
+        this.unhost(table);
+        finished();
+      },
+      error: (error) => {
+        this.deps.log(`table actor ${table.tableId} failed`, error);
+        this.unhost(table);
+        finished();
+      },
+    });
+    actor.start();
+  }
+
+  /**
+   * Tables nobody sits at expire after `ttlMs` waiting (no match, no money): a developer's
+   * forgotten tables do not crowd the lobby or come back at every restart.
+   */
+  startExpiry(ttlMs: number): void {
+    this.expiry = setInterval(() => void this.expireIdle(ttlMs).catch((error) => this.deps.log("expiring idle tables failed", error)), Math.min(ttlMs / 2, 30_000));
+    (this.expiry as { unref?: () => void }).unref?.();
+  }
+
+  async expireIdle(ttlMs: number): Promise<number> {
+    const cutoff = this.deps.clock.now() - ttlMs;
+    let expired = 0;
+    for (const entry of [...this.hosted.values()]) {
+      const { table } = entry;
+      if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0 || table.createdAt.getTime() > cutoff) continue;
+      if (await this.serially(entry, () => expireEmptyTable(this.seating, table))) expired += 1;
+    }
+    return expired;
+  }
+
+  /**
+   * At startup: the tables this host had when it stopped (a restart, or a crash) are resumed —
+   * waiting tables with their seats, running matches from their last recorded hand.
+   */
+  async recover(): Promise<{ running: number; waiting: number }> {
+    const rows = await this.deps.db
+      .select()
+      .from(tables)
+      .where(and(eq(tables.hostId, this.deps.hostId), inArray(tables.status, ["waiting", "running"])));
+    await this.adopt(rows);
+    return { running: rows.filter((r) => r.status === "running").length, waiting: rows.filter((r) => r.status === "waiting").length };
+  }
+
+  /** Hosts tables from their rows (this node's own at startup, or a dead node's it claimed). */
+  async adopt(rows: Array<typeof tables.$inferSelect>): Promise<void> {
+    const fresh = rows.filter((row) => !this.hosted.has(row.id));
+    for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs)) {
+      for (const seat of table.seats.values()) this.tableOfBot.set(seat.botId, table.tableId);
+      this.host(table, true);
+    }
+  }
+
+  /** Resolves when every match now running has ended (tests, benchmarks, shutdown). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Shutdown: running matches stop at their next hand boundary, resumable (a peer, or the next
+   * start, takes them); waiting tables keep their seats. Bounded: whatever is left is recovered at
+   * restart. Returns one line per table saying what became of it.
+   */
+  async shutdown(timeoutMs = 5_000): Promise<string[]> {
+    clearInterval(this.expiry);
+    for (const { table } of this.hosted.values()) table.stopRequested = true;
+    this.deps.gateway.closeAll();
+    this.deps.spectators.closeAll();
+    const stopped = new Set<string>();
+    const entries = [...this.hosted.values()];
+    const done = Promise.all(entries.filter((e) => e.table.status === "running").map((e) => e.done.then(() => void stopped.add(e.table.tableId))));
+    await Promise.race([done, Bun.sleep(timeoutMs)]);
+    const report = entries.map(({ table }) => shutdownReport(table, stopped.has(table.tableId)));
+    for (const { actor } of this.hosted.values()) actor.stop();
+    this.hosted.clear();
+    this.tableOfBot.clear();
+    return report;
+  }
+
+  /** The lease is lost: another node owns these tables now. Drop them here without a write. */
+  abandon(): void {
+    for (const { table, actor } of this.hosted.values()) {
+      table.stopRequested = true;
+      actor.stop();
+      this.relay?.releaseTable(table.tableId);
+      // Spectators here follow the table to its new host, as a peer's spectators do.
+      if (this.deps.spectators.watchingHere(table.tableId) > 0) void this.relay?.watch(table.tableId).catch(() => {});
+    }
+    this.hosted.clear();
+    this.tableOfBot.clear();
+  }
+
+  private fence(): FenceToken | null {
+    return this.deps.fence?.() ?? null;
+  }
+
+  private unhost(table: TableRuntime): void {
+    if (this.hosted.get(table.tableId)?.table === table) {
+      this.hosted.delete(table.tableId);
+      this.relay?.releaseTable(table.tableId);
+    }
+    for (const seat of [...table.seats.values(), ...table.departed]) {
+      if (this.tableOfBot.get(seat.botId) === table.tableId) this.tableOfBot.delete(seat.botId);
+      this.deps.gateway.forget(seat.botId);
+    }
+  }
+
+  private async play(table: TableRuntime): Promise<void> {
+    // A table this node held before (and lost to a peer) may have left a failure behind from a write in flight then.
+    this.journal.release(table.tableId);
+    const seeded = table.config.seed !== undefined;
+    const rng = seeded ? seededRng(table.config.seed!) : cryptoRng();
+    // A resumed match keeps the secret it committed to at its start.
+    if (!seeded && table.deckSecret === null) {
+      table.deckSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+      table.deckCommitment = deckCommitment(table.deckSecret);
+    }
+    await playMatch(table, {
+      clock: this.deps.clock,
+      rng,
+      deckFor: dealSource(table.config, table.deckSecret, rng),
+      store: this.journal,
+      askBot: this.askRemoteBot,
+      notify: (botId, message) => this.deps.gateway.send(botId, message),
+      spectators: this.deps.spectators,
+      leaseStanding: this.deps.leaseStanding,
+    });
+    this.journal.release(table.tableId);
+    this.deps.matchRecorded?.([...table.departed, ...table.seats.values()].map((seat) => seat.botId));
+    // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now.
+    for (const seat of [...table.departed, ...table.seats.values()]) {
+      if (this.tableOfBot.get(seat.botId) === table.tableId) this.tableOfBot.delete(seat.botId);
+    }
+  }
+
+  private async abort(table: TableRuntime, error: unknown): Promise<void> {
+    if (table.stopRequested) {
+      // A drain: the match stopped at a hand boundary and stays resumable (a peer, or the next start, takes it).
+      await this.journal.flushed();
+      this.journal.release(table.tableId);
+      return;
+    }
+    if (error instanceof FencedError) {
+      // Another node owns the table now (it took it over): it plays on there; nothing to write here.
+      this.deps.log(`table ${table.tableId} now belongs to another node: dropped here`);
+      this.journal.release(table.tableId);
+      return;
+    }
+    this.deps.log(`match at table ${table.tableId} failed; aborting the table`, error);
+    table.status = "aborted";
+    // What is already on its way to the database lands first; the rest of the table's hands are dropped.
+    this.journal.release(table.tableId);
+    await this.journal.flushed();
+    await abortTable(this.deps.db, table.tableId, new Date(this.deps.clock.now()), this.fence());
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.running.add(promise);
+    const forget = () => this.running.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** A table hosted here; else the refusal a command about it gets (unknown, ended, or on another process). */
+  private async entry(tableId: string, refusal: "TABLE_NOT_JOINABLE" | "TABLE_NOT_WAITING" = "TABLE_NOT_JOINABLE"): Promise<HostedTable> {
+    const entry = this.hosted.get(tableId);
+    if (entry) return entry;
+    const [row] = await this.deps.db.select({ status: tables.status, hostId: tables.hostId }).from(tables).where(eq(tables.id, tableId));
+    if (!row) throw errors.notFound("Table");
+    if (row.status !== "waiting" && row.status !== "running") throw errors.conflict(refusal, `The table is ${row.status}`);
+    throw errors.conflict(refusal, "This table is hosted by another server process", { hostId: row.hostId });
+  }
+
+  /** Joins and leaves of one table run one at a time (the database guards across processes). */
+  private serially<T>(entry: { queue: Promise<unknown> }, work: () => Promise<T>): Promise<T> {
+    const result = entry.queue.then(work, work);
+    entry.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The view of a table hosted here, for lists that mix hosted and stored tables. */
+  view(tableId: string, viewerId: string | null): TableView | undefined {
+    const entry = this.hosted.get(tableId);
+    return entry ? viewOfRuntime(entry.table, viewerId) : undefined;
+  }
+}
