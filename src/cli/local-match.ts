@@ -5,18 +5,18 @@
  */
 import { basename, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BotSession, memoryLogger, type BotDefinition, type BotMessage, type Logger, type ServerMessage as SdkServerMessage } from "../../packages/sdk/src/index.ts";
+import { BotSession, memoryLogger, type BotDefinition, type Logger } from "../../packages/sdk/src/index.ts";
 import { systemClock } from "../lib/clock";
 import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../modules/bots/model";
-import { actionRequestMessage } from "../modules/protocol/messages";
 import type { Spectators } from "../modules/protocol/spectators";
-import { playMatch, type AskBot, type MatchStore } from "../modules/match-host/match-runner";
+import { playMatch, type MatchStore } from "../modules/match-host/match-runner";
 import type { HandRecord, MatchOutcome } from "../modules/match-host/persistence";
 import { newSeatRuntime, newTableRuntime, type TableRuntime } from "../modules/match-host/runtime";
-import { fallbackAction } from "../modules/bots/built-ins";
+import { askWithActionClock, NO_TIME_BANK } from "../modules/action-clock/service";
+import { BotGateway } from "../modules/protocol/gateway";
+import { RateLimiter } from "../lib/rate-limit";
+import { loadConfig } from "../config";
 import { phhOfHands, type StoredHand } from "../modules/match-host/hand-history";
-import { applyAction } from "../poker/hand";
-import type { HandState, PlayerAction } from "../poker/hand-types";
 import { cryptoRng, seededRng } from "../poker/rng";
 import { dealSource } from "../modules/match-host/deals";
 
@@ -128,10 +128,14 @@ export interface LocalMatchResult {
   players: LocalPlayerResult[];
   winners: string[];
   phh: string;
+  /** Every hand's history, as the server stores it (the PHH above derives from these). */
+  histories: StoredHand[];
   elapsedMs: number;
 }
 
 const DEVELOPER = "dev_local";
+/** The service's defaults (the bot message budget): local play keeps the server's rules. */
+const LOCAL_RULES = loadConfig({});
 
 export async function playLocalMatch(players: LocalPlayer[], options: LocalMatchOptions): Promise<LocalMatchResult> {
   if (players.length < 2 || players.length > 10) throw new Error(`a match needs 2 to 10 players, got ${players.length}`);
@@ -162,56 +166,17 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
   });
 
   const logger = options.logger ?? memoryLogger();
+  // Bot files talk to the server's own gateway and action clock, each through a socket of this
+  // process: an illegal answer, a late one and a missing one meet exactly the server's rules.
+  const gateway = new BotGateway(systemClock, new RateLimiter(LOCAL_RULES.botMessagesPerSecond, 1_000, systemClock));
   const timeouts = new Map<string, number>();
-  const pending = new Map<string, { requestId: string; answer: (message: BotMessage) => void }>();
-  const sessions = new Map<string, BotSession>();
   for (const player of players) {
     if (!player.bot) continue;
-    const session = new BotSession(
-      player.bot,
-      (message) => {
-        const open = pending.get(player.name);
-        if (message.type === "action" && open && open.requestId === message.requestId) open.answer(message);
-      },
-      logger,
-      player.name,
-    );
-    sessions.set(player.name, session);
-    void session.handle({ type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
+    const socket = { id: `local_${player.name}`, send: (data: string) => void session.handle(JSON.parse(data)), close: () => {} };
+    const session = new BotSession(player.bot, (message) => gateway.receive(socket, message), logger, player.name);
+    gateway.connect(player.name, socket, { type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
   }
-
-  let requestCounter = 0;
-  const askBot: AskBot = (tbl, state: HandState, legal, seat) => {
-    const session = sessions.get(seat.botId)!;
-    const requestId = `req_local_${++requestCounter}`;
-    const deadline = Date.now() + options.timeoutMs;
-    const late = () => {
-      timeouts.set(seat.botId, (timeouts.get(seat.botId) ?? 0) + 1);
-      return fallbackAction(legal);
-    };
-    return new Promise<PlayerAction>((resolvePromise) => {
-      let settled = false;
-      const settle = (action: PlayerAction) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        pending.delete(seat.botId);
-        resolvePromise(action);
-      };
-      const timer = setTimeout(() => settle(late()), options.timeoutMs);
-      pending.set(seat.botId, {
-        requestId,
-        answer: (message) => {
-          if (message.type !== "action") return;
-          if (Date.now() > deadline) return settle(late()); // a synchronous decide() that overran its time
-          const action: PlayerAction = message.action === "raise" ? { type: "raise", amount: message.amount } : { type: message.action };
-          settle(applyAction(state, action).ok ? action : fallbackAction(legal));
-        },
-      });
-      const request = actionRequestMessage(tbl, state, legal, requestId, deadline, 0) as unknown as SdkServerMessage;
-      session.handle(request).catch(() => settle(fallbackAction(legal)));
-    });
-  };
+  const askBot = askWithActionClock(gateway, systemClock, NO_TIME_BANK, (seat) => timeouts.set(seat.botId, (timeouts.get(seat.botId) ?? 0) + 1));
 
   const hands: HandRecord[] = [];
   let outcome: MatchOutcome | null = null;
@@ -238,7 +203,7 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
     deckFor: dealSource(table.config, null, rng),
     store,
     askBot,
-    notify: (botId, message) => void sessions.get(botId)?.handle(message as unknown as SdkServerMessage),
+    notify: (botId, message) => gateway.send(botId, message),
     spectators: options.spectators,
     onHandFinished: (tbl) => options.onHand?.(tbl.handNumber, tbl),
   });
@@ -264,6 +229,7 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
     players: results,
     winners: results.filter((r) => r.finalChips === most).map((r) => r.name),
     phh: phhText(`local-${options.seed}`, hands),
+    histories: hands.map((record) => record.history as StoredHand),
     elapsedMs: performance.now() - started,
   };
 }

@@ -3,9 +3,22 @@ import { applyAction } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import type { AskBot } from "../match-host/match-runner";
 import type { SeatRuntime, TableRuntime } from "../match-host/runtime";
-import { fallbackAction } from "../bots/built-ins";
 import type { BotGateway } from "../protocol/gateway";
 import { actionRequestMessage } from "../protocol/messages";
+
+/**
+ * The action clock: what a bot that is not built in gets to answer, and what is done for it when it
+ * does not. One implementation for the server (remote bots over WebSocket) and for `cli play` /
+ * `eval` (bot files in the same process, through the same gateway).
+ */
+
+/** The no-answer rule (a timeout, a disconnect, a bot that left): check, else fold. */
+export function fallbackAction(legal: LegalActions): PlayerAction {
+  return legal.canCheck ? { type: "check" } : { type: "fold" };
+}
+
+/** No extra time beyond each action's timeout (local play, where --timeout means what it says). */
+export const NO_TIME_BANK: TimeBankPolicy = { initialMs: 0, refillMs: 0, capMs: 0 };
 
 export interface TimeBankPolicy {
   /** Each remote seat starts with this much extra time. */
@@ -17,10 +30,12 @@ export interface TimeBankPolicy {
 }
 
 /**
- * Asks a remote bot over its socket: deadline = actionTimeoutMs + the seat's time bank; an
- * illegal answer keeps the request open; no answer (or a disconnect) is a check, else a fold.
+ * Asks a bot through the gateway: deadline = actionTimeoutMs + the seat's time bank; an illegal
+ * answer gets an `error` and the request stays open until its deadline (BotGateway.answer); no
+ * answer by then (or a disconnect) is a check, else a fold (`noAnswer` hears of it); an answer
+ * past actionTimeoutMs spends the time bank, and every answer refills it a little.
  */
-export function remoteAsker(gateway: BotGateway, clock: Clock, timeBank: TimeBankPolicy): AskBot {
+export function askWithActionClock(gateway: BotGateway, clock: Clock, timeBank: TimeBankPolicy, noAnswer: (seat: SeatRuntime) => void = () => {}): AskBot {
   return async (table: TableRuntime, state: HandState, legal: LegalActions, seat: SeatRuntime): Promise<PlayerAction> => {
     const askedAt = clock.now();
     const deadline = askedAt + table.config.actionTimeoutMs + seat.timeBankMs;
@@ -35,6 +50,7 @@ export function remoteAsker(gateway: BotGateway, clock: Clock, timeBank: TimeBan
       },
     );
     if (!answer || seat.leaving) {
+      if (!answer) noAnswer(seat);
       seat.timeBankMs = 0;
       return fallbackAction(legal);
     }

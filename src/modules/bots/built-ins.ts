@@ -84,7 +84,3 @@ const tight: Strategy = ({ holeCards, board, pot, bigBlind, legal }) => {
 
 export const STRATEGIES: Record<BuiltInStrategy, Strategy> = { random, caller, tight, raiser };
 
-/** What the service does for a bot that does not answer in time, or has left: check, else fold. */
-export function fallbackAction(legal: LegalActions): PlayerAction {
-  return checkOrFold(legal);
-}

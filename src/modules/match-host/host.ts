@@ -14,7 +14,7 @@ import type { HostCommand, TableRelay } from "../cluster/table-relay";
 import type { Spectators } from "../protocol/spectators";
 import { snapshotMessage } from "../protocol/messages";
 import { spectatorSnapshot } from "../protocol/spectators";
-import { remoteAsker, type TimeBankPolicy } from "../action-clock/service";
+import { askWithActionClock, type TimeBankPolicy } from "../action-clock/service";
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
 import { closeWaitingTable, expireEmptyTable, seatBot, unseatBot, type Seating } from "../tables/seating";
 import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
@@ -93,7 +93,7 @@ export class MatchHost {
     this.journal.onSeatsClosed = (tableId, closures) => {
       for (const { botId } of closures) if (this.tableOfBot.get(botId) === tableId) this.tableOfBot.delete(botId);
     };
-    this.askRemoteBot = remoteAsker(deps.gateway, deps.clock, deps.timeBank);
+    this.askRemoteBot = askWithActionClock(deps.gateway, deps.clock, deps.timeBank);
     this.machine = createTableMachine({
       playMatch: (table) => this.track(this.play(table)),
       abort: (table, error) => this.abort(table, error),

@@ -17,7 +17,8 @@ import {
 import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from "./persistence";
 import { handHistory } from "./hand-history";
 import { chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
-import { decisionView, fallbackAction, STRATEGIES } from "../bots/built-ins";
+import { decisionView, STRATEGIES } from "../bots/built-ins";
+import { fallbackAction } from "../action-clock/service";
 import { addHandResult } from "../ratings/skill";
 import { DealGuard, type HandReservations } from "./deal-guard";
 

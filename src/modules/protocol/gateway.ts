@@ -21,6 +21,8 @@ export interface PendingRequest {
   message: ServerMessage;
   /** Returns why an action is illegal, or null when the engine accepts it. */
   check: (action: PlayerAction) => string | null;
+  /** clock.now() after which an answer is late, even one that arrives before the timer fires. */
+  deadlineMs: number;
   resolve: (answer: { action: PlayerAction; answeredAt: number } | null) => void;
   timer: unknown;
 }
@@ -241,7 +243,7 @@ export class BotGateway {
       const timer = this.clock.setTimeout(() => {
         if (this.pendingByBot.get(botId)?.requestId === requestId) this.settle(botId, null);
       }, wait);
-      this.pendingByBot.set(botId, { requestId, botId, message, check, resolve, timer });
+      this.pendingByBot.set(botId, { requestId, botId, message, check, deadlineMs, resolve, timer });
       this.relay?.listen(botId);
       this.send(botId, message);
       const tableId = (message as { tableId?: string }).tableId;
@@ -331,6 +333,11 @@ export class BotGateway {
         requestId: typeof message.requestId === "string" ? message.requestId.slice(0, 64) : null,
         message: "No open action request with this requestId (late, duplicate or unknown): ignored",
       };
+    }
+    // Late, though its timer has not fired yet (the event loop was busy, or a bot in this process decided synchronously past it).
+    if (this.clock.now() > pending.deadlineMs) {
+      this.settle(botId, null);
+      return { type: "error", code: "STALE_REQUEST", requestId: pending.requestId, message: "This answer came after the request's deadline: checked or folded for you" };
     }
     const action = toPlayerAction(message);
     const problem = action ? pending.check(action) : "action must be fold, check, call or raise (raise with an integer amount)";
