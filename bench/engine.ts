@@ -1,7 +1,7 @@
 // Simulated 6-max hands per second: random legal play, one thread, no I/O, full showdowns.
 import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand.ts";
 import { nextButton, stacksAfterHand } from "../src/poker/match.ts";
-import { seededRng, uniformInt } from "../src/poker/rng.ts";
+import { seededRng, uniformInt } from "@poker-bots/core/rng";
 import { randomLegalAction } from "../src/poker/simulate.ts";
 
 const SECONDS = 5;

@@ -1,6 +1,6 @@
 // 7-card evaluations per second on 10 M pre-generated random hands: ours vs the `phe` package.
-import { evaluate7 } from "../src/poker/evaluator.ts";
-import { seededRng, uniformInt } from "../src/poker/rng.ts";
+import { evaluate7 } from "@poker-bots/core/evaluator";
+import { seededRng, uniformInt } from "@poker-bots/core/rng";
 // @ts-ignore -- phe ships without type declarations
 import pheEvaluate7 from "phe/lib/evaluator7.js";
 

@@ -1,6 +1,6 @@
 // Evaluates all 133,784,560 seven-card hands (nested loops, keys summed incrementally).
-import { CARD_KEYS, CATEGORY_NAMES, HAND_CLASS_COUNT, categoryIndex, evaluate7, nonFlushValueOfKey } from "../src/poker/evaluator.ts";
-import { FLUSH_BITS, SUIT_COUNTER_START } from "../packages/poker-core/src/evaluator-tables.ts";
+import { CARD_KEYS, CATEGORY_NAMES, HAND_CLASS_COUNT, categoryIndex, evaluate7, nonFlushValueOfKey } from "@poker-bots/core/evaluator";
+import { FLUSH_BITS, SUIT_COUNTER_START } from "@poker-bots/core/evaluator-tables";
 
 function countSevenCardValues(): Float64Array {
   const hits = new Float64Array(HAND_CLASS_COUNT + 1);

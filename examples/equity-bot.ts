@@ -5,7 +5,7 @@
  *   bun run cli -- play --players ./examples/equity-bot.ts,./examples/starter-bot.ts,tight --hands 200 --seed 7
  *   bun examples/equity-bot.ts --bot my-bot
  */
-import { call, check, defineBot, equity, fold, potOdds, raiseTo, runBot, type DecisionState } from "../packages/sdk/src/index.ts";
+import { call, check, defineBot, equity, fold, potOdds, raiseTo, runBot, type DecisionState } from "@poker-bots/sdk";
 
 /** How much to bet: a fraction of the pot, as a raise-to street total within the legal bounds. */
 function sizedRaise(state: DecisionState, potFraction: number) {

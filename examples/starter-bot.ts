@@ -3,7 +3,7 @@
  * or locally, no server needed:                bun run cli -- play --players ./examples/starter-bot.ts,caller
  * Edit decide() and see what changes.
  */
-import { call, check, defineBot, fold, handStrength, potOdds, raiseTo, runBot } from "../packages/sdk/src/index.ts";
+import { call, check, defineBot, fold, handStrength, potOdds, raiseTo, runBot } from "@poker-bots/sdk";
 
 const bot = defineBot({
   name: "starter",

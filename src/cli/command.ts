@@ -1,5 +1,5 @@
 /** What every CLI command gets: the io, the config file, an API client; and small shared helpers. */
-import type { PokerConfig, ServerProfile } from "../../packages/sdk/src/index.ts";
+import type { PokerConfig, ServerProfile } from "@poker-bots/sdk";
 import type { Api } from "./api";
 import { formatFlags, str, UsageError, type FlagSpec, type Parsed } from "./args";
 

@@ -2,7 +2,7 @@
  * The poker-bots CLI: `bun run cli -- <command> [options]`, `--help` on every command.
  * `main(argv, io)` is importable (tests run it in-process); run as a file it uses the real process.
  */
-import { configPath, profileOf, readConfig, resolveServer, writeConfig } from "../../packages/sdk/src/index.ts";
+import { configPath, profileOf, readConfig, resolveServer, writeConfig } from "@poker-bots/sdk";
 import { Api, ApiError } from "./api";
 import { parseArgs, str, UsageError } from "./args";
 import { commandHelp, type CliIO, type Command, type Ctx } from "./command";

@@ -5,7 +5,7 @@
  */
 import { basename, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BotSession, memoryLogger, type BotDefinition, type Logger } from "../../packages/sdk/src/index.ts";
+import { BotSession, memoryLogger, type BotDefinition, type Logger } from "@poker-bots/sdk";
 import { systemClock } from "../lib/clock";
 import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../modules/bots/model";
 import type { Spectators } from "../modules/protocol/spectators";
@@ -17,7 +17,7 @@ import { BotGateway } from "../modules/protocol/gateway";
 import { RateLimiter } from "../lib/rate-limit";
 import { loadConfig } from "../config";
 import { phhOfHands, type StoredHand } from "../modules/match-host/hand-history";
-import { cryptoRng, seededRng } from "../poker/rng";
+import { cryptoRng, seededRng } from "@poker-bots/core/rng";
 import { dealSource } from "../modules/match-host/deals";
 
 /** A player given as a command line: `exec:python3 my_bot.py`. */
@@ -128,8 +128,8 @@ export interface LocalMatchResult {
   players: LocalPlayerResult[];
   winners: string[];
   phh: string;
-  /** Every hand's history, as the server stores it (the PHH above derives from these). */
-  histories: StoredHand[];
+  /** Every hand's history, as the server stores it (the PHH above derives from these); absent for a match played on the service (exec: players). */
+  histories?: StoredHand[];
   elapsedMs: number;
 }
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, memoryLogger, type SpectatorMessage } from "../../packages/sdk/src/index.ts";
+import { connect, memoryLogger, type SpectatorMessage } from "@poker-bots/sdk";
 import { loadConfig } from "../config";
 import { startServer, type RunningServer } from "../server";
 import { Api } from "./api";

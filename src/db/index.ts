@@ -8,7 +8,6 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { lockDirectory } from "./directory-lock";
 import { createPgliteDirectory, isFreshDirectory, MIGRATIONS_FOLDER } from "./pglite-snapshot";
-import { isConflict } from "./retry";
 import * as schema from "./schema";
 
 /** One Drizzle type for both drivers: everything above this file is driver-agnostic. */
@@ -138,22 +137,6 @@ function someCause(error: unknown, test: (e: DatabaseError) => boolean): boolean
 /** Whether a database error is a violation of the named constraint (postgres.js or PGlite). */
 export function violatesConstraint(error: unknown, constraint: string): boolean {
   return someCause(error, (e) => e.constraint === constraint || e.constraint_name === constraint);
-}
-
-/**
- * Runs a whole transaction again when Postgres chose it as a deadlock or serialization victim
- * (it was rolled back, so running it again is safe). Locks are taken in a fixed order so this is
- * a safety net, not the plan. (Not after a lost connection: the work may have committed.)
- */
-export async function retryOnConflict<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transaction();
-    } catch (error) {
-      if (attempt >= attempts || !isConflict(error)) throw error;
-      await Bun.sleep(attempt * 5 + Math.random() * 10);
-    }
-  }
 }
 
 /** Rows of a raw query, whichever driver ran it (postgres.js answers an array, PGlite `{ rows }`). */

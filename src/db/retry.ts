@@ -43,14 +43,20 @@ export const transientCode = (error: unknown) => codeIn(error, CONNECTION) ?? co
 export interface RetryOptions {
   /** Give up once this long has passed since the first attempt (default 60 s). */
   budgetMs?: number;
+  /**
+   * Run again after a lost connection too (default). Work that is not idempotent (a buy-in: a lost
+   * COMMIT answer may hide one that happened) says false: only deadlock and serialization victims,
+   * which Postgres rolled back, are run again.
+   */
+  afterLostConnection?: boolean;
   /** Told about each failure that will be retried. */
   onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
 }
 
 /**
- * Runs `work(attempt)` until it succeeds, retrying conflicts (up to 4 attempts, quickly) and lost
- * connections (exponential backoff from 50 ms to 2 s, with jitter, within the budget). Any other
- * error, or one past its limit, is thrown.
+ * The one retry policy: runs `work(attempt)` until it succeeds, retrying conflicts (up to 4
+ * attempts, quickly) and lost connections (exponential backoff from 50 ms to 2 s, with jitter,
+ * within the budget). Any other error, or one past its limit, is thrown.
  */
 export async function retryTransient<T>(work: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const deadline = performance.now() + (options.budgetMs ?? 60_000);
@@ -59,7 +65,7 @@ export async function retryTransient<T>(work: (attempt: number) => Promise<T>, o
       return await work(attempt);
     } catch (error) {
       let delayMs: number;
-      if (isConnectionLost(error)) delayMs = Math.min(2_000, 50 * 2 ** (attempt - 1)) * (0.5 + Math.random());
+      if (isConnectionLost(error) && options.afterLostConnection !== false) delayMs = Math.min(2_000, 50 * 2 ** (attempt - 1)) * (0.5 + Math.random());
       else if (isConflict(error) && attempt < 4) delayMs = attempt * 5 + Math.random() * 10;
       else throw error;
       if (performance.now() + delayMs > deadline) throw error;

@@ -5,8 +5,8 @@
  * The algorithm is part of the public contract (docs/FAIRNESS.md): changing it needs a new name.
  */
 import { createHash } from "node:crypto";
-import type { Card } from "./cards.ts";
-import { shuffleDeck, type Rng } from "./rng.ts";
+import type { Card } from "@poker-bots/core/cards";
+import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
 
 export const FAIR_DECK_ALGORITHM = "hmac-sha256-fisher-yates-v1";
 /** A duplicate match: hand n plays the deck of deal ⌈n / 2⌉ (each deal twice, seats swapped). */

@@ -125,3 +125,17 @@ export interface LegalActions {
 }
 
 export type ApplyResult = { ok: true; state: HandState } | { ok: false; reason: string };
+
+export interface StartHandOptions {
+  /** Occupied seats in table order, each with chips. */
+  seats: { seatIndex: number; stack: number }[];
+  buttonSeatIndex: number;
+  smallBlind: number;
+  bigBlind: number;
+  /** Uniform ante, or one per seat (same order as seats). */
+  ante?: number | number[];
+  anteTrimming?: boolean;
+  minBet?: number;
+  /** A shuffled deck (≥ 2 × players + 8 cards): hole cards round-robin from the small blind, then burn-and-turn. */
+  deck: number[];
+}

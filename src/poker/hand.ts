@@ -4,24 +4,12 @@
  * applyActionInPlace mutates for simulations that do not keep history. Dealing, all-in run-outs,
  * showdown and pot awards happen inside the transition that closes the betting.
  */
-import type { ApplyResult, HandConfig, HandState, LegalActions, PlayerAction, Street } from "./hand-types.ts";
+import type { ApplyResult, HandConfig, HandState, LegalActions, PlayerAction, StartHandOptions, Street } from "./hand-types.ts";
 import { assertChipsConserved, assertPlayerChipsConserved } from "./invariants.ts";
 import { awardPotsUncontested, settleShowdown } from "./showdown.ts";
 import { antesOf, cardsDealtAtMost, validateStart } from "./start-validation.ts";
 
-export interface StartHandOptions {
-  /** Occupied seats in table order, each with chips. */
-  seats: { seatIndex: number; stack: number }[];
-  buttonSeatIndex: number;
-  smallBlind: number;
-  bigBlind: number;
-  /** Uniform ante, or one per seat (same order as seats). */
-  ante?: number | number[];
-  anteTrimming?: boolean;
-  minBet?: number;
-  /** A shuffled deck (≥ 2 × players + 8 cards): hole cards round-robin from the small blind, then burn-and-turn. */
-  deck: number[];
-}
+export type { StartHandOptions } from "./hand-types.ts";
 
 function nextStreet(street: Street): Street {
   switch (street) {

@@ -1,5 +1,5 @@
-export * from "./cards.ts";
-export * from "./rng.ts";
+export * from "@poker-bots/core/cards";
+export * from "@poker-bots/core/rng";
 export {
   evaluate5,
   evaluate6,
@@ -10,11 +10,12 @@ export {
   HAND_CLASS_COUNT,
   CATEGORY_NAMES,
   type HandCategory,
-} from "./evaluator.ts";
+} from "@poker-bots/core/evaluator";
 export * from "./hand-types.ts";
 export { startHand, legalActions, applyAction, applyActionInPlace, cloneHand, seatToAct, type StartHandOptions } from "./hand.ts";
 export { sidePots } from "./showdown.ts";
 export * from "./match.ts";
 export { exportPhh, playersInPhhOrder, parsePhh, parsePhhs, replayPhh, type PhhHand, type ReplayResult, type ExportOptions } from "./phh.ts";
-export { assert, assertChipsConserved } from "./invariants.ts";
+export { assertChipsConserved } from "./invariants.ts";
+export { invariant } from "../lib/assert.ts";
 export { randomLegalAction } from "./simulate.ts";

@@ -1,13 +1,6 @@
 import type { HandState } from "./hand-types.ts";
+import { invariantViolated } from "../lib/assert.ts";
 
-/** For messages that cost something to build, check the condition first and call invariantViolated. */
-export function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) invariantViolated(message);
-}
-
-export function invariantViolated(message: string): never {
-  throw new Error(`poker invariant violated: ${message}`);
-}
 
 /** Every chip is either behind a player or contributed to this hand; no stack is negative. */
 export function assertChipsConserved(state: HandState): void {

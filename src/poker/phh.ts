@@ -5,8 +5,8 @@
  * heads-up p1 is the big blind and the blind/ante lists are given reversed (small blind first).
  */
 import { parse, stringify } from "smol-toml";
-import { formatCards, formatCardsOrUnknown, fullDeck, parseCards } from "./cards.ts";
-import { evaluate7 } from "./evaluator.ts";
+import { formatCards, formatCardsOrUnknown, fullDeck, parseCards } from "@poker-bots/core/cards";
+import { evaluate7 } from "@poker-bots/core/evaluator";
 import { applyActionInPlace, legalActions, startHand } from "./hand.ts";
 import type { HandState, PlayerAction } from "./hand-types.ts";
 import { PhhActorQueue } from "./phh-actor-queue.ts";

@@ -1,7 +1,8 @@
 /** Pots, showdown and awards: the end of a hand. */
-import { evaluate7 } from "./evaluator.ts";
+import { evaluate7 } from "@poker-bots/core/evaluator";
 import type { HandState, PotAward, ShownHand } from "./hand-types.ts";
-import { assertChipsConserved, invariantViolated } from "./invariants.ts";
+import { assertChipsConserved } from "./invariants.ts";
+import { invariantViolated } from "../lib/assert.ts";
 
 interface Pot {
   amount: number;

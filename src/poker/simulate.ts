@@ -1,6 +1,6 @@
 /** Random legal play, for simulations, benchmarks and property tests (pure; randomness injected). */
 import type { LegalActions, PlayerAction } from "./hand-types.ts";
-import { type Rng, uniformInt } from "./rng.ts";
+import { type Rng, uniformInt } from "@poker-bots/core/rng";
 
 // Shared, frozen: simulations draw millions of actions and the engine only reads them.
 const FOLD: PlayerAction = Object.freeze({ type: "fold" });

@@ -1,6 +1,6 @@
 /** Checks on startHand's options: seats, button, blinds, antes and deck. */
-import type { StartHandOptions } from "./hand.ts";
-import { assert, invariantViolated } from "./invariants.ts";
+import type { StartHandOptions } from "./hand-types.ts";
+import { invariant, invariantViolated } from "../lib/assert.ts";
 
 /** Two hole cards each, then three burns and five board cards. */
 export function cardsDealtAtMost(playerCount: number): number {
@@ -34,7 +34,7 @@ function hasDistinctCards(cards: number[], count: number): boolean {
 /** Validates the options; returns the button's player index. */
 export function validateStart(options: StartHandOptions): number {
   const { seats, smallBlind, bigBlind, deck } = options;
-  assert(seats.length >= 2, "a hand needs at least two players");
+  invariant(seats.length >= 2, "a hand needs at least two players");
   let button = -1;
   for (let i = 0; i < seats.length; i++) {
     const seat = seats[i];
@@ -42,11 +42,11 @@ export function validateStart(options: StartHandOptions): number {
     if (i > 0 && !(seat.seatIndex > seats[i - 1].seatIndex)) invariantViolated("seats must be in table order (ascending seat index)");
     if (seat.seatIndex === options.buttonSeatIndex) button = i;
   }
-  assert(button >= 0, "the button must be on an occupied seat");
-  assert(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
+  invariant(button >= 0, "the button must be on an occupied seat");
+  invariant(isWholeNumber(smallBlind) && isWholeNumber(bigBlind) && bigBlind > 0 && smallBlind <= bigBlind, "invalid blinds");
   // Only the cards the hand can deal are kept (and checked): the rest of the deck is never read.
   const dealt = cardsDealtAtMost(seats.length);
-  assert(deck.length >= dealt && hasDistinctCards(deck, dealt), "deck too short, or with invalid or repeated cards");
+  invariant(deck.length >= dealt && hasDistinctCards(deck, dealt), "deck too short, or with invalid or repeated cards");
   return button;
 }
 
@@ -62,6 +62,6 @@ export function antesOf(options: StartHandOptions): number[] {
   }
   let valid = antes.length === n;
   for (let p = 0; valid && p < n; p++) valid = isWholeNumber(antes[p]);
-  assert(valid, "invalid antes");
+  invariant(valid, "invalid antes");
   return antes;
 }

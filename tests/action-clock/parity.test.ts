@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { runBot } from "../../packages/sdk/src/index.ts";
+import { runBot } from "@poker-bots/sdk";
 import { loadPlayers, playLocalMatch } from "../../src/cli/local-match";
 import { ROOT } from "../support/process";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
@@ -29,7 +29,7 @@ describe("one action clock: cli play and the server apply the same rules", () =>
   test("a bot file that answers illegally, then late, then correctly: the same action sequence on a seeded deal locally and on the server", async () => {
     const players = await loadPlayers(["./tests/cli/fixtures/clock-bot.ts", "caller"], ROOT);
     const local = await playLocalMatch(players, { seed: SEED, hands: HANDS, timeoutMs: TIMEOUT_MS, buyIn: 1_000, smallBlind: 5, bigBlind: 10 });
-    expect(local.histories.length).toBe(HANDS);
+    expect(local.histories?.length).toBe(HANDS);
     expect(local.players[0].timeouts).toBeGreaterThan(0);
 
     // The same file against the server: a seeded table, the bot seated first (seat 0), a caller second.
@@ -48,7 +48,7 @@ describe("one action clock: cli play and the server apply the same rules", () =>
     expect(remote.length).toBe(HANDS);
 
     // Same deal, same decisions: the seats' actions agree hand by hand.
-    const localActions = actionsOf(local.histories);
+    const localActions = actionsOf(local.histories!);
     expect(localActions.flat().length).toBeGreaterThan(4 * HANDS);
     expect(actionsOf(remote)).toEqual(localActions);
   });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { main } from "../../src/cli/index";
-import { resolveRunOptions } from "../../packages/sdk/src/index.ts";
+import { resolveRunOptions } from "@poker-bots/sdk";
 import { startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(60_000);

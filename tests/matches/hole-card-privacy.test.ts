@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { parsePhhs } from "../../src/poker/phh";
-import { formatCard } from "../../src/poker/cards";
+import { formatCard } from "@poker-bots/core/cards";
 import type { StoredHand } from "../../src/modules/match-host/hand-history";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot, type Message } from "../support/ws-bot";

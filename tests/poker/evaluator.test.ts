@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { vectorsDir } from "../support/vectors.ts";
-import { formatCard, parseCard, parseCards } from "../../src/poker/cards.ts";
+import { formatCard, parseCard, parseCards } from "@poker-bots/core/cards";
 import {
   CARD_KEYS,
   CATEGORY_NAMES,
@@ -15,8 +15,8 @@ import {
   evaluateCards,
   handCategory,
   nonFlushValueOfKey,
-} from "../../src/poker/evaluator.ts";
-import { FLUSH_BITS, SUIT_COUNTER_START } from "../../packages/poker-core/src/evaluator-tables.ts";
+} from "@poker-bots/core/evaluator";
+import { FLUSH_BITS, SUIT_COUNTER_START } from "@poker-bots/core/evaluator-tables";
 
 const checks = await Bun.file(join(vectorsDir(), "evaluator-checks.json")).json();
 

@@ -1,4 +1,4 @@
-import { fullDeck, parseCards } from "../../src/poker/cards.ts";
+import { fullDeck, parseCards } from "@poker-bots/core/cards";
 import { applyActionInPlace, legalActions, startHand, type StartHandOptions } from "../../src/poker/hand.ts";
 import type { HandState, PlayerAction } from "../../src/poker/hand-types.ts";
 

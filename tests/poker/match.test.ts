@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { bustedSeats, matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../../src/poker/match.ts";
-import { seededRng, shuffleDeck, cryptoRng, uniformInt } from "../../src/poker/rng.ts";
-import { formatCards, parseCards, parseCard, formatCard } from "../../src/poker/cards.ts";
+import { seededRng, shuffleDeck, cryptoRng, uniformInt } from "@poker-bots/core/rng";
+import { formatCards, parseCards, parseCard, formatCard } from "@poker-bots/core/cards";
 
 test("the button moves one seat per hand, skipping seats without chips", () => {
   expect(nextButton([100, 100, 100], null)).toBe(0);

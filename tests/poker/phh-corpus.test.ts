@@ -3,8 +3,8 @@ import { applyActionInPlace, legalActions, startHand } from "../../src/poker/han
 import type { HandState, LegalActions, PlayerAction } from "../../src/poker/hand-types.ts";
 import { nextButton, seatsInPlay, stacksAfterHand } from "../../src/poker/match.ts";
 import { exportPhh, parsePhh, playersInPhhOrder, replayPhh } from "../../src/poker/phh.ts";
-import { seededRng, shuffleDeck, uniformInt, type Rng } from "../../src/poker/rng.ts";
-import { formatCards, UNKNOWN_CARD } from "../../src/poker/cards.ts";
+import { seededRng, shuffleDeck, uniformInt, type Rng } from "@poker-bots/core/rng";
+import { formatCards, UNKNOWN_CARD } from "@poker-bots/core/cards";
 
 /**
  * The fuzzing bots of the pokerkit replay: exact minimum raises, short all-ins, calls, checks and

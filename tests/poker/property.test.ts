@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { applyAction, applyActionInPlace, legalActions, startHand } from "../../src/poker/hand.ts";
 import type { HandState, LegalActions, PlayerAction } from "../../src/poker/hand-types.ts";
 import { exportPhh, parsePhh, replayPhh } from "../../src/poker/phh.ts";
-import { seededRng, shuffleDeck, uniformInt, type Rng } from "../../src/poker/rng.ts";
+import { seededRng, shuffleDeck, uniformInt, type Rng } from "@poker-bots/core/rng";
 import { randomLegalAction } from "../../src/poker/simulate.ts";
 
 const HANDS = 100_000;

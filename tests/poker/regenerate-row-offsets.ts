@@ -1,6 +1,6 @@
 // Regenerates packages/poker-core/src/evaluator-row-offsets.ts: bun tests/poker/regenerate-row-offsets.ts
-import { computeRowOffsets, rankKeySum } from "../../packages/poker-core/src/evaluator-keys.ts";
-import { forEachRankMultiset } from "../../packages/poker-core/src/evaluator-classes.ts";
+import { computeRowOffsets, rankKeySum } from "@poker-bots/core/evaluator-keys";
+import { forEachRankMultiset } from "@poker-bots/core/evaluator-classes";
 
 const keys: number[] = [];
 for (const size of [5, 6, 7]) forEachRankMultiset(size, (counts) => keys.push(rankKeySum(counts)));

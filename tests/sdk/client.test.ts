@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import starterBot from "../../examples/starter-bot.ts";
 import equityBot from "../../examples/equity-bot.ts";
-import { connect, defineBot, memoryLogger, type BotClient, type DecisionState } from "../../packages/sdk/src/index.ts";
+import { connect, defineBot, memoryLogger, type BotClient, type DecisionState } from "@poker-bots/sdk";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 // Real servers, real processes and whole matches: more than Bun's 5 s default.

@@ -18,7 +18,7 @@ import {
   type ActionRequestMessage,
   type BotMessage,
   type DecisionState,
-} from "../../packages/sdk/src/index.ts";
+} from "@poker-bots/sdk";
 
 function request(overrides: Partial<ActionRequestMessage> = {}): ActionRequestMessage {
   return {

@@ -1,7 +1,7 @@
 /** The bot runner's logs: readable lines on a terminal (waiting for a seat, seated, match over), JSON when piped, a hint when the server is down. */
 import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import starterBot from "../../examples/starter-bot.ts";
-import { connect, readableLogger, runBot } from "../../packages/sdk/src/index.ts";
+import { connect, readableLogger, runBot } from "@poker-bots/sdk";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(60_000);

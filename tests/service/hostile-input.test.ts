@@ -212,7 +212,7 @@ describe("tokens: every bad credential is 401 and changes nothing", () => {
 describe("unexpected failures", () => {
   test("a 500 says INTERNAL and nothing else", async () => {
     const { Elysia } = await import("elysia");
-    const { errorHandler } = await import("../../src/lib/http");
+    const { errorHandler } = await import("../../src/plugins/error-handler");
     const app = new Elysia().use(errorHandler(() => {})).get("/boom", () => {
       throw new Error("select * from secrets where password = 'x' at db.ts:12");
     });

@@ -7,7 +7,7 @@ import { Spectators } from "../../modules/protocol/spectators";
 import { bool, int, str, UsageError } from "../args";
 import { signed, TableNarrator } from "../format";
 import { freshSeed, loadPlayers, playLocalMatch, type LocalMatchResult } from "../local-match";
-import type { SpectatorMessage } from "../../../packages/sdk/src/index.ts";
+import type { SpectatorMessage } from "@poker-bots/sdk";
 import { need, type Command } from "../command";
 
 /** The players list as a shell word again: an exec: command has spaces. */

@@ -1,5 +1,5 @@
 /** CLI: check a completed match's deals against its revealed deck secret (provably fair deals). */
-import { formatCard, parseCard } from "../../poker/cards";
+import { formatCard, parseCard } from "@poker-bots/core/cards";
 import { deckCommitment, DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM, fairDeck } from "../../poker/fair-deck";
 import { dealOfHand } from "../../modules/match-host/deals";
 import { SERVER_FLAG, type Command } from "../command";

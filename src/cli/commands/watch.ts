@@ -1,5 +1,5 @@
 /** CLI: watch a table live, as readable lines. */
-import { type SpectatorMessage } from "../../../packages/sdk/src/index.ts";
+import { type SpectatorMessage } from "@poker-bots/sdk";
 import { Api } from "../api";
 import { TableNarrator } from "../format";
 import { SERVER_FLAG, tableIdOf, type Command, type Ctx } from "../command";

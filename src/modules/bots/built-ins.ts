@@ -1,7 +1,7 @@
-import { cardRank, cardSuit } from "../../poker/cards";
-import { categoryIndex, evaluateCards } from "../../poker/evaluator";
+import { cardRank, cardSuit } from "@poker-bots/core/cards";
+import { categoryIndex, evaluateCards } from "@poker-bots/core/evaluator";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
-import { uniformInt, type Rng } from "../../poker/rng";
+import { uniformInt, type Rng } from "@poker-bots/core/rng";
 import type { BuiltInStrategy } from "./model";
 
 /** What a built-in strategy may look at: its own cards, the board, the pot and the legal actions. */

@@ -1,7 +1,8 @@
 import { leaseHolds, leaseHoldsTemplate, type FenceToken } from "../cluster/lease";
 import { and, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
-import { hotStatement, queryRows, retryOnConflict, violatesConstraint, type Queryable, type Tx } from "../../db";
+import { hotStatement, queryRows, violatesConstraint, type Queryable, type Tx } from "../../db";
+import { retryTransient, type RetryOptions } from "../../db/retry";
 import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -118,7 +119,7 @@ export async function buyInInDb(
   let row: { balance: string | null } | undefined;
   try {
     // One statement on its own: if Postgres picks it as a deadlock victim, it is simply run again.
-    [row] = await retryOnConflict(() => statement(db, values));
+    [row] = await retryTransient(() => statement(db, values), NOT_AFTER_LOST_CONNECTION);
   } catch (error) {
     if (!violatesConstraint(error, "transactions_buy_in_has_seat")) throw error;
     const botSeated = botId
@@ -148,7 +149,7 @@ export function cashoutInDb(
   now: Date,
 ): Promise<CashoutOutcome> {
   // On its own (not inside a caller's transaction) a deadlock victim can simply run again.
-  return retryOnConflict(() => cashoutWithin(db, developerId, seatId, chips, refs, now));
+  return retryTransient(() => cashoutWithin(db, developerId, seatId, chips, refs, now), NOT_AFTER_LOST_CONNECTION);
 }
 
 /**
@@ -175,6 +176,8 @@ export async function cashoutWithin(
   return { balance: Number(row.balance), transactionId };
 }
 
+/** A ledger write is not idempotent (a lost COMMIT answer may hide one that happened): only conflicts, which Postgres rolled back, are run again. */
+const NOT_AFTER_LOST_CONNECTION: RetryOptions = { afterLostConnection: false };
 const placeholder = sql.placeholder;
 
 /** The values of a statement's fence placeholders (unused by the unfenced variant). */

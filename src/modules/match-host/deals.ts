@@ -1,7 +1,7 @@
 import type { TableConfig } from "../../db/schema";
-import type { Card } from "../../poker/cards";
+import type { Card } from "@poker-bots/core/cards";
 import { fairDeck } from "../../poker/fair-deck";
-import { shuffleDeck, type Rng } from "../../poker/rng";
+import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
 
 /**
  * Which deal a hand plays: in a duplicate match every deal is played twice, hands 2k − 1 and 2k

@@ -5,7 +5,7 @@ import { tables } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
 import { invariant } from "../../lib/assert";
-import { cryptoRng, seededRng } from "../../poker/rng";
+import { cryptoRng, seededRng } from "@poker-bots/core/rng";
 import { deckCommitment } from "../../poker/fair-deck";
 import { refuseIfRetired, type Bots } from "../bots/service";
 import type { Accounts } from "../credits/service";

@@ -4,8 +4,8 @@ import { newId } from "../../lib/ids";
 import { applyActionInPlace, legalActions, startHand } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { nextButton } from "../../poker/match";
-import { shuffleDeck, type Rng } from "../../poker/rng";
-import type { Card } from "../../poker/cards";
+import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
+import type { Card } from "@poker-bots/core/cards";
 import type { ServerMessage } from "../protocol/gateway";
 import type { Spectators } from "../protocol/spectators";
 import {

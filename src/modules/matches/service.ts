@@ -3,7 +3,7 @@ import { anyOf, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { PAGE, pageOf, pastCursor } from "../../lib/paging";
-import { formatCard, UNKNOWN_CARD } from "../../poker/cards";
+import { formatCard, UNKNOWN_CARD } from "@poker-bots/core/cards";
 import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
 import { phhOfHands, type StoredHand } from "../match-host/hand-history";
 import { PUBLIC, visibleHand, type Visibility } from "./visibility";

@@ -1,4 +1,4 @@
-import { UNKNOWN_CARD } from "../../poker/cards";
+import { UNKNOWN_CARD } from "@poker-bots/core/cards";
 import type { HandEvent } from "../../poker/hand-types";
 import type { StoredHand } from "../match-host/hand-history";
 

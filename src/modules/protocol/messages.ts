@@ -1,5 +1,5 @@
-import { formatCard } from "../../poker/cards";
-import { describeHand } from "../../poker/evaluator";
+import { formatCard } from "@poker-bots/core/cards";
+import { describeHand } from "@poker-bots/core/evaluator";
 import type { HandEvent, HandState, LegalActions } from "../../poker/hand-types";
 import { isSeeded, publicConfig, type TableRuntime } from "../match-host/runtime";
 import type { ServerMessage } from "./gateway";
