@@ -3,10 +3,10 @@ import { anyOf, type Db, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
-import { compareIds } from "../../lib/ids";
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { rateMatches } from "../ratings/store";
-import { batchStatements, winnersOf, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "./persistence";
+import { batchStatements, type MatchOutcome, type TableBatch } from "./persistence";
+import { winnersOf, writeMatchStats } from "../stats/writer";
 
 /** A match that ended, with its table's hands and seat closures not yet written. */
 export interface FinishedMatch {
@@ -45,10 +45,9 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
   const outcomes = finished.map((f) => f.outcome);
   // Records first, money last: the developers' balance rows, locked by the cashouts, are then held
   // for one pipelined round trip and the commit, so other writers sharing developers wait least.
-  const stats = statsRows(outcomes.filter((o) => o.ranked));
   await Promise.all([
     insertPlayers(tx, outcomes),
-    stats.length > 0 ? upsertStats(tx, stats) : null,
+    writeMatchStats(tx, outcomes.filter((o) => o.ranked)),
     tx.update(tables).set({ status: "finished" }).where(anyOf(tables.id, outcomes.map((o) => o.tableId))),
   ]);
   await rateMatches(
@@ -82,65 +81,6 @@ async function notCompleted(tx: Tx, finished: FinishedMatch[]): Promise<Finished
   return finished.filter((f) => !completed.has(f.outcome.matchId));
 }
 
-/** A bot's stats row as the upsert reads it from JSON (column names, a Date becoming its ISO text). */
-interface StatsRow {
-  bot_id: string;
-  matches_played: number;
-  matches_won: number;
-  hands_played: number;
-  hands_won: number;
-  total_buy_ins: number;
-  total_winnings: number;
-  net_chips: number;
-  biggest_win: number;
-  biggest_loss: number;
-  last_played: Date;
-}
-
-const SUMMED = ["matches_played", "matches_won", "hands_played", "hands_won", "total_buy_ins", "total_winnings", "net_chips"] as const;
-
-/**
- * One row per bot, in bot id order: a bot that busted in one match may already have played another
- * that ends with it, and one statement cannot upsert a row twice.
- */
-function statsRows(outcomes: MatchOutcome[]): StatsRow[] {
-  const byBot = new Map<string, StatsRow>();
-  for (const outcome of outcomes) {
-    const winnerIds = new Set(winnersOf(outcome.players).map((w) => w.botId));
-    for (const player of outcome.players) {
-      const row = statsOf(player, winnerIds.has(player.botId), outcome.endedAt);
-      const earlier = byBot.get(player.botId);
-      byBot.set(player.botId, earlier ? mergeStats(earlier, row) : row);
-    }
-  }
-  return [...byBot.values()].sort((a, b) => compareIds(a.bot_id, b.bot_id));
-}
-
-function statsOf(player: MatchPlayerRecord, won: boolean, endedAt: Date): StatsRow {
-  const profit = player.finalChips - player.buyIn;
-  return {
-    bot_id: player.botId,
-    matches_played: 1,
-    matches_won: won ? 1 : 0,
-    hands_played: player.handsPlayed,
-    hands_won: player.handsWon,
-    total_buy_ins: player.buyIn,
-    total_winnings: player.finalChips,
-    net_chips: profit,
-    biggest_win: Math.max(0, profit),
-    biggest_loss: Math.min(0, profit),
-    last_played: endedAt,
-  };
-}
-
-/** The same merge the upsert does with a stored row. */
-function mergeStats(a: StatsRow, b: StatsRow): StatsRow {
-  const merged = { ...a, biggest_win: Math.max(a.biggest_win, b.biggest_win), biggest_loss: Math.min(a.biggest_loss, b.biggest_loss) };
-  for (const key of SUMMED) merged[key] = a[key] + b[key];
-  if (b.last_played > a.last_played) merged.last_played = b.last_played;
-  return merged;
-}
-
 // Rows go in as ONE json parameter, so each statement's text never changes and stays prepared.
 
 function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
@@ -162,22 +102,4 @@ function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
     select x.match_id, x.bot_id, x.developer_id, x.seat_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won
     from json_to_recordset(${JSON.stringify(rows)}::json) as x(match_id text, bot_id text, developer_id text, seat_id text, position int,
       buy_in bigint, final_chips bigint, profit bigint, hands_played int, hands_won int)`);
-}
-
-function upsertStats(tx: Tx, rows: StatsRow[]): Promise<unknown> {
-  return tx.execute(sql`insert into bot_stats (bot_id, matches_played, matches_won, hands_played, hands_won, total_buy_ins, total_winnings, net_chips, biggest_win, biggest_loss, last_played)
-    select x.bot_id, x.matches_played, x.matches_won, x.hands_played, x.hands_won, x.total_buy_ins, x.total_winnings, x.net_chips, x.biggest_win, x.biggest_loss, x.last_played
-    from json_to_recordset(${JSON.stringify(rows)}::json) as x(bot_id text, matches_played int, matches_won int, hands_played int, hands_won int,
-      total_buy_ins bigint, total_winnings bigint, net_chips bigint, biggest_win bigint, biggest_loss bigint, last_played timestamptz)
-    on conflict (bot_id) do update set
-      matches_played = bot_stats.matches_played + excluded.matches_played,
-      matches_won = bot_stats.matches_won + excluded.matches_won,
-      hands_played = bot_stats.hands_played + excluded.hands_played,
-      hands_won = bot_stats.hands_won + excluded.hands_won,
-      total_buy_ins = bot_stats.total_buy_ins + excluded.total_buy_ins,
-      total_winnings = bot_stats.total_winnings + excluded.total_winnings,
-      net_chips = bot_stats.net_chips + excluded.net_chips,
-      biggest_win = greatest(bot_stats.biggest_win, excluded.biggest_win),
-      biggest_loss = least(bot_stats.biggest_loss, excluded.biggest_loss),
-      last_played = greatest(bot_stats.last_played, excluded.last_played)`);
 }

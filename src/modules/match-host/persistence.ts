@@ -64,11 +64,6 @@ export function emptyBatch(tableId: string, matchId: string): TableBatch {
   return { tableId, matchId, hands: [], stacks: new Map(), closures: [] };
 }
 
-export function winnersOf(players: Array<{ botId: string; finalChips: number; buyIn: number }>) {
-  const most = Math.max(...players.map((p) => p.finalChips));
-  return players.filter((p) => p.finalChips === most).map((p) => ({ botId: p.botId, amount: p.finalChips - p.buyIn }));
-}
-
 /**
  * Every write of a running match is retried after a lost connection (see src/db/retry.ts), and
  * each is idempotent for it: running it again after a COMMIT whose answer was lost changes nothing.
