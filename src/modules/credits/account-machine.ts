@@ -1,4 +1,5 @@
 import { assign, fromCallback, sendTo, setup } from "xstate";
+import { nextClaimAt } from "./faucet";
 
 /**
  * One developer's account, in process. Two regions, and a worker:
@@ -70,8 +71,7 @@ interface WorkerInput {
 }
 
 export function createAccountMachine(options: AccountMachineOptions) {
-  const cooldownLeft = (lastFaucetAt: number | null) =>
-    lastFaucetAt === null ? 0 : Math.max(0, lastFaucetAt + options.cooldownMs - options.now());
+  const cooldownLeft = (lastFaucetAt: number | null) => Math.max(0, (nextClaimAt(lastFaucetAt, options.cooldownMs) ?? 0) - options.now());
   const idleFor = (work: Worklist) => (work.busy || work.items.length > 0 ? 0 : options.now() - work.lastActiveAt);
 
   const operations = fromCallback<AccountEvent, WorkerInput>(({ input, receive, sendBack }) => {

@@ -4,6 +4,7 @@ import { developers, seats, transactions, type TransactionType } from "../../db/
 import { hotStatement, queryRows, violatesConstraint, type Queryable, type Tx } from "../../db";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { invariant } from "../../lib/assert";
+import { claimableBefore } from "./faucet";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 
@@ -73,7 +74,7 @@ export async function claimFaucetInDb(
   now: Date,
 ): Promise<FaucetOutcome> {
   invariant(Number.isSafeInteger(amount) && amount > 0, "faucet amount is a positive integer");
-  const claimableBefore = new Date(now.getTime() - cooldownMs);
+  const lastClaimBefore = claimableBefore(now, cooldownMs);
   return db.transaction(async (tx) => {
     const granted = await tx
       .update(developers)
@@ -81,7 +82,7 @@ export async function claimFaucetInDb(
       .where(
         and(
           eq(developers.id, developerId),
-          or(isNull(developers.lastFaucetAt), lte(developers.lastFaucetAt, claimableBefore)),
+          or(isNull(developers.lastFaucetAt), lte(developers.lastFaucetAt, lastClaimBefore)),
         ),
       )
       .returning({ balance: developers.balance });

@@ -18,6 +18,7 @@ import {
   type LedgerRefs,
   type SeatRefs,
 } from "./ledger";
+import { nextClaimAt } from "./faucet";
 
 export interface AccountsDeps {
   db: Db;
@@ -64,7 +65,7 @@ export class Accounts {
 
   async balance(developerId: string): Promise<BalanceView> {
     const account = await readAccount(this.deps.db, developerId);
-    const nextClaimAt = this.nextClaimAt(account.lastFaucetAt?.getTime() ?? null);
+    const nextClaimAt = this.nextClaim(account.lastFaucetAt?.getTime() ?? null);
     const claimable = nextClaimAt === null || nextClaimAt <= this.deps.clock.now();
     return {
       balance: account.balance,
@@ -160,14 +161,14 @@ export class Accounts {
   /** The actor's own view answers a claim during cooldown; otherwise the guarded UPDATE decides. */
   private async claim(developerId: string, lastFaucetAt: number | null, now: Date): Promise<OperationOutput> {
     const { faucetAmount, faucetCooldownMs, db } = this.deps;
-    const knownNextClaim = this.nextClaimAt(lastFaucetAt);
+    const knownNextClaim = this.nextClaim(lastFaucetAt);
     if (knownNextClaim !== null && knownNextClaim > now.getTime()) {
       const { balance } = await readAccount(db, developerId);
       return { failure: this.cooldownError(balance, knownNextClaim, now.getTime()) };
     }
     const outcome = await claimFaucetInDb(db, developerId, faucetAmount, faucetCooldownMs, now);
     const claimedAt = outcome.lastFaucetAt?.getTime() ?? null;
-    const nextClaimAt = this.nextClaimAt(claimedAt) ?? now.getTime();
+    const nextClaimAt = this.nextClaim(claimedAt) ?? now.getTime();
     if (!outcome.granted) {
       return { failure: this.cooldownError(outcome.balance, nextClaimAt, now.getTime()), lastFaucetAt: claimedAt };
     }
@@ -198,7 +199,7 @@ export class Accounts {
     );
   }
 
-  private nextClaimAt(lastFaucetAt: number | null): number | null {
-    return lastFaucetAt === null ? null : lastFaucetAt + this.deps.faucetCooldownMs;
+  private nextClaim(lastFaucetAt: number | null): number | null {
+    return nextClaimAt(lastFaucetAt, this.deps.faucetCooldownMs);
   }
 }
