@@ -185,3 +185,10 @@ export function jsonError(status: number, code: ErrorCode, message: string, deta
     headers: { "content-type": "application/json", ...headers },
   });
 }
+
+/** 86_400_000 → "24 h", 90_000 → "90 s": a duration for the OpenAPI text, from the config's milliseconds. */
+export function humanDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms % 1_000 === 0 ? `${ms / 1_000} s` : `${ms} ms`;
+}

@@ -1,6 +1,7 @@
+import type { Config } from "../../config";
 import { Elysia, t } from "elysia";
 import type { Db } from "../../db";
-import { errorResponses } from "../../lib/http";
+import { errorResponses, humanDuration } from "../../lib/http";
 import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
@@ -8,7 +9,8 @@ import { Balance, FaucetClaimResult, FaucetCooldown, Transaction, TransactionsQu
 import type { Accounts } from "./service";
 import { listTransactions } from "./transactions";
 
-export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions, keys: IdempotencyKeys) {
+export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions, keys: IdempotencyKeys, config: Pick<Config, "faucetAmount" | "faucetCooldownMs">) {
+  const cooldown = humanDuration(config.faucetCooldownMs);
   return new Elysia({ name: "module:credits" })
     .use(authPlugin(auth))
     .get("/api/me/balance", ({ developerId }) => accounts.balance(developerId), {
@@ -28,7 +30,7 @@ export function creditsModule(db: Db, accounts: Accounts, auth: AuthOptions, key
         tags: ["credits"],
         summary: "Claim the faucet",
         description:
-          "Grants FAUCET_AMOUNT (10,000) credits once per FAUCET_COOLDOWN (24 h) and writes a faucet transaction; nextClaimAt = claim time + 24 h. A brand-new developer can claim at once. During cooldown: 429 with Retry-After and a claim result with success false.",
+          `Grants FAUCET_AMOUNT (${config.faucetAmount.toLocaleString("en-US")}) credits once per FAUCET_COOLDOWN_MS (${cooldown}) and writes a faucet transaction; nextClaimAt = claim time + ${cooldown}. A brand-new developer can claim at once. During cooldown: 429 with Retry-After and a claim result with success false.`,
       },
     })
     .get("/api/me/transactions", async ({ developerId, query, set }) =>

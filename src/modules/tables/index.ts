@@ -1,3 +1,4 @@
+import { TABLE_DEFAULTS, type Config } from "../../config";
 import { Elysia, t } from "elysia";
 import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/http";
@@ -7,7 +8,8 @@ import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempote
 import { ClosedTable, CreateTableBody, LeaveResult, LobbyQuery, Seat, SeatBody, Table, TableParams } from "./model";
 import type { Tables } from "./service";
 
-export function tablesModule(tables: Tables, auth: AuthOptions, keys: IdempotencyKeys) {
+export function tablesModule(tables: Tables, auth: AuthOptions, keys: IdempotencyKeys, config: Pick<Config, "defaultBuyIn" | "maxOpenTablesPerDeveloper">) {
+  const d = TABLE_DEFAULTS;
   return new Elysia({ name: "module:tables" })
     .use(authPlugin(auth))
     .post(
@@ -28,7 +30,7 @@ export function tablesModule(tables: Tables, auth: AuthOptions, keys: Idempotenc
           tags: ["tables"],
           summary: "Create a table",
           description:
-            "409 TOO_MANY_OPEN_TABLES past MAX_OPEN_TABLES_PER_DEVELOPER (50) waiting or running tables of yours. Defaults: buyIn DEFAULT_BUY_IN (1000), blinds 5/10, maxPlayers 6 (2–10), maxHands 200, actionTimeoutMs 2000. `seed` (replays, tests) makes the table private: only your own bots may join, the seed is shown only to you, and its matches never count toward statistics, the leaderboard or ratings (whoever knows the seed knows every card). Rejected (400): non-integers, blinds ≤ 0, smallBlind > bigBlind, bigBlind > buyIn. The match starts when every seat is taken; one match per table.",
+            `409 TOO_MANY_OPEN_TABLES past MAX_OPEN_TABLES_PER_DEVELOPER (${config.maxOpenTablesPerDeveloper}) waiting or running tables of yours. Defaults: buyIn DEFAULT_BUY_IN (${config.defaultBuyIn}), blinds ${d.smallBlind}/${d.bigBlind}, maxPlayers ${d.maxPlayers} (2–10), maxHands ${d.maxHands}, actionTimeoutMs ${d.actionTimeoutMs}. \`seed\` (replays, tests) makes the table private: only your own bots may join, the seed is shown only to you, and its matches never count toward statistics, the leaderboard or ratings (whoever knows the seed knows every card). Rejected (400): non-integers, blinds ≤ 0, smallBlind > bigBlind, bigBlind > buyIn. The match starts when every seat is taken; one match per table.`,
         },
       },
     )

@@ -5,7 +5,7 @@ import { BotId } from "../bots/model";
 
 export const CreateTableBody = t.Object(
   {
-    buyIn: t.Optional(bodyInteger({ minimum: 1, maximum: 1_000_000_000, description: "Chips each bot buys in with; default DEFAULT_BUY_IN (1000)" })),
+    buyIn: t.Optional(bodyInteger({ minimum: 1, maximum: 1_000_000_000, description: "Chips each bot buys in with; default DEFAULT_BUY_IN (see POST /api/tables)" })),
     smallBlind: t.Optional(bodyInteger({ minimum: 1, maximum: 1_000_000_000, description: "Default 5" })),
     bigBlind: t.Optional(bodyInteger({ minimum: 1, maximum: 1_000_000_000, description: "Default 10; at least smallBlind, at most buyIn" })),
     maxPlayers: t.Optional(bodyInteger({ minimum: 2, maximum: 10, description: "Seats; the match starts when all are taken. Default 6" })),
