@@ -1,4 +1,4 @@
-import { describeHand, evaluateCards, handCategory, parseCard, seededRng, uniformInt } from "./strength.ts";
+import { chenScore, describeHand, evaluateCards, handCategory, parseCard, seededRng, uniformInt } from "./strength.ts";
 import type { Card } from "./messages.ts";
 
 /** Chips to call ÷ (pot + chips to call): the equity a call needs to break even. 0 when checking is free. */
@@ -21,21 +21,10 @@ export interface HandStrength {
 const RANKS = "23456789TJQKA";
 const RANK_WORDS = ["twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces"];
 
-/** Chen formula score of two hole cards. */
+/** Chen formula score of two hole cards (see @poker-bots/core's chenScore). */
 export function preflopScore(holeCards: readonly Card[]): number {
   const [a, b] = holeCards;
-  const ra = RANKS.indexOf(a[0].toUpperCase());
-  const rb = RANKS.indexOf(b[0].toUpperCase());
-  const high = Math.max(ra, rb);
-  const low = Math.min(ra, rb);
-  const points = [1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 10][high];
-  if (high === low) return Math.max(5, points * 2);
-  let score = points;
-  if (a[1] === b[1]) score += 2;
-  const gap = high - low - 1;
-  score -= [0, 1, 2, 4][Math.min(gap, 3)] + (gap >= 4 ? 1 : 0);
-  if (gap <= 1 && high < 10) score += 1;
-  return score;
+  return chenScore(RANKS.indexOf(a[0].toUpperCase()), RANKS.indexOf(b[0].toUpperCase()), a[1] === b[1]);
 }
 
 /** Made-hand strength through the project's evaluator. */

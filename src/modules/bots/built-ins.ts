@@ -1,4 +1,5 @@
 import { cardRank, cardSuit } from "@poker-bots/core/cards";
+import { chenScore } from "@poker-bots/core/starting-hands";
 import { categoryIndex, evaluateCards } from "@poker-bots/core/evaluator";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { uniformInt, type Rng } from "@poker-bots/core/rng";
@@ -51,21 +52,9 @@ const caller: Strategy = ({ legal }) => checkOrCall(legal);
 /** Raises whenever it may (the minimum), else calls. */
 const raiser: Strategy = ({ legal }) => (legal.canRaise ? raiseTo(legal, legal.minRaiseTo) : checkOrCall(legal));
 
-/**
- * Starting-hand score in big-blind-ish units (a Chen-formula flavour): pairs and high suited
- * connected cards score high.
- */
+/** Chen's starting-hand score of two hole cards (card ids). */
 export function startingHandScore(a: number, b: number): number {
-  const high = Math.max(cardRank(a), cardRank(b));
-  const low = Math.min(cardRank(a), cardRank(b));
-  const highPoints = [1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 10][high];
-  if (high === low) return Math.max(5, highPoints * 2);
-  let score = highPoints;
-  if (cardSuit(a) === cardSuit(b)) score += 2;
-  const gap = high - low - 1;
-  score -= [0, 1, 2, 4][Math.min(gap, 3)] + (gap >= 4 ? 1 : 0);
-  if (gap <= 1 && high < 10) score += 1;
-  return score;
+  return chenScore(cardRank(a), cardRank(b), cardSuit(a) === cardSuit(b));
 }
 
 /** Plays premium starting hands and made hands; folds the rest. Thresholds, not reads. */
