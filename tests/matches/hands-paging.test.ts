@@ -87,6 +87,8 @@ describe("GET /api/matches/:id/hands, paged", () => {
     const path = `/api/matches/${matchId}/hands?limit=100&after=300`;
     const owner = await h.call("GET", path, { token: ownerToken });
     expect(owner.headers.get("link")).toBe(`</api/matches/${matchId}/hands?limit=100&after=400>; rel="next"`);
+    // Hands 301-400, two seats each: every one of the 200 hole-card pairs is there.
+    expect(holeCards(owner.body)).toHaveLength(200);
     expect(holeCards(owner.body).every((cards: unknown) => Array.isArray(cards))).toBe(true);
     const anonymous = await h.call("GET", path);
     expect(holeCards(anonymous.body).some((cards: unknown) => cards === null)).toBe(true);
