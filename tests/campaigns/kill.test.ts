@@ -267,6 +267,8 @@ describe("kill campaign", () => {
         const checked = await verify(`round ${round}`);
         await endMatches(long);
         const ended = await verify(`round ${round}, after its long matches ended`);
+        // The API's consistency check above walked the completed matches: this round's long ones at least.
+        expect({ round, completed: ended.completed >= long.length }).toEqual({ round, completed: true });
         for (const ws of sockets) if (!ws.closed) ws.disconnect();
         await cluster.start(victim);
         const line =

@@ -130,7 +130,11 @@ describe("hole cards and internals", () => {
   test("no bot sees another's hole cards before showdown; a running match's record and hands are 404", async () => {
     const a = await createBot(server, bob.token, "peek-a");
     const b = await createBot(server, bob.token, "peek-b");
-    const wsA = await new WsBot(server.url, a.apiKey).connect();
+    // A folds to a bet in even hands, so some hands end without a showdown (their hole cards must never be shown).
+    const wsA = await new WsBot(server.url, a.apiKey, (request) => {
+      if (request.handNumber % 2 === 0 && request.toCall > 0) return { action: "fold" };
+      return { action: request.legalActions.includes("check") ? "check" : "call" };
+    }).connect();
     const wsB = await new WsBot(server.url, b.apiKey).connect();
     const table = (await server.api("POST", "/api/tables", { token: bob.token, body: { maxPlayers: 2, maxHands: 30 } })).body.tableId;
     await server.api("POST", `/api/tables/${table}/join`, { token: bob.token, body: { botId: a.botId } });
@@ -142,24 +146,45 @@ describe("hole cards and internals", () => {
     expect((await server.api("GET", `/api/matches/${started.matchId}/hands?format=phh`)).status).toBe(404);
     await wsA.next((m) => m.type === "match_ended", 30_000);
     await wsB.next((m) => m.type === "match_ended", 30_000);
-    const hands = (await server.api("GET", `/api/matches/${started.matchId}/hands`)).body.hands;
+    // Bob owns both bots, so with his token the history has every hole card (an anonymous reader gets
+    // null for those not shown down, and would make the checks below compare against "null").
+    const hands = (await server.api("GET", `/api/matches/${started.matchId}/hands`, { token: bob.token })).body.hands;
     expect(hands.length).toBeGreaterThan(0);
+    let handsChecked = 0;
+    let unshownChecked = 0;
+    let ownCardMessages = 0;
     for (const [ws, mine] of [[wsA, a.botId], [wsB, b.botId]] as const) {
       for (const hand of hands) {
         const other = hand.players.find((p: any) => p.botId !== mine);
-        const holeEvent = hand.events.find((e: any) => e.type === "hole_cards" && e.seat === other.seat) ?? null;
-        if (!holeEvent) continue;
+        const holeEvent = hand.events.find((e: any) => e.type === "hole_cards" && e.seat === other.seat);
+        expect({ hand: hand.handNumber, cards: holeEvent?.cards?.length }).toEqual({ hand: hand.handNumber, cards: 2 });
         const cards: string[] = holeEvent.cards;
         // Messages of this hand, up to its hand_ended, never carry the other's cards (showdown excepted).
         const messages = ws.messages.filter((m) => m.handNumber === hand.handNumber && m.type !== "hand_ended");
         const text = JSON.stringify(messages);
         const ended = ws.messages.find((m) => m.type === "hand_ended" && m.handNumber === hand.handNumber);
-        const shown = JSON.stringify(ended?.showdown ?? []).includes(JSON.stringify(cards));
-        for (const m of messages) if (m.type === "hand_started" || m.type === "action_request") expect(JSON.stringify(m.holeCards)).not.toBe(JSON.stringify(cards));
+        expect({ hand: hand.handNumber, ended: ended !== undefined }).toEqual({ hand: hand.handNumber, ended: true });
+        const shown = JSON.stringify(ended!.showdown ?? []).includes(JSON.stringify(cards));
+        // The bot's own cards are in its hand_started and action_requests; never the other's.
+        const withOwnCards = messages.filter((m) => m.type === "hand_started" || m.type === "action_request");
+        expect(withOwnCards.length).toBeGreaterThan(0);
+        for (const m of withOwnCards) {
+          expect(m.holeCards).toHaveLength(2);
+          expect(JSON.stringify(m.holeCards)).not.toBe(JSON.stringify(cards));
+        }
+        ownCardMessages += withOwnCards.length;
         expect(text.includes(JSON.stringify(cards))).toBe(false);
-        if (!shown) expect(JSON.stringify(ended ?? {}).includes(JSON.stringify(cards))).toBe(false);
+        if (!shown) {
+          expect(JSON.stringify(ended).includes(JSON.stringify(cards))).toBe(false);
+          unshownChecked += 1;
+        }
+        handsChecked += 1;
       }
     }
+    // Every hand from both sides, some of them folded before a showdown.
+    expect(handsChecked).toBe(2 * hands.length);
+    expect(unshownChecked).toBeGreaterThan(0);
+    expect(ownCardMessages).toBeGreaterThanOrEqual(2 * hands.length);
     wsA.disconnect();
     wsB.disconnect();
   });

@@ -5,24 +5,12 @@ import { openDatabase, type Database } from "../../src/db";
 import { AppError } from "../../src/lib/errors";
 import { ManualClock } from "../../src/lib/clock";
 import { buyInInDb } from "../../src/modules/credits/ledger";
-import { createHarness, harnessFor, type Harness } from "../support/app";
-import type { TestDatabase } from "../support/db";
+import { harnessFor, useHarness } from "../support/app";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
 
-let h: Harness & { testDb: TestDatabase };
-
-beforeAll(async () => {
-  h = await createHarness("ledger_concurrency", { FAUCET_AMOUNT: "3700" });
-});
-afterAll(() => h.close());
-
-async function fundedDeveloper() {
-  const dev = await h.registerDeveloper();
-  expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).status).toBe(200);
-  return dev;
-}
+const h = useHarness("ledger_concurrency", { FAUCET_AMOUNT: "3700" });
 
 async function countRows(developerId: string, type: string): Promise<number> {
   const result: any = await h.database.db.execute(
@@ -33,7 +21,7 @@ async function countRows(developerId: string, type: string): Promise<number> {
 
 describe("buy-ins under concurrency", () => {
   test("200 concurrent buyIn calls on a balance that covers 37: exactly 37 succeed, the rest INSUFFICIENT_BALANCE", async () => {
-    const dev = await fundedDeveloper(); // 3,700 credits; buy-in 100 → 37 fit
+    const dev = await h.fundedDeveloper(); // 3,700 credits; buy-in 100 → 37 fit
     const outcomes = await Promise.allSettled(
       Array.from({ length: 200 }, () => h.app.services.accounts.buyIn(dev.developerId, 100, { tableId: null })),
     );
@@ -55,7 +43,7 @@ describe("buy-ins under concurrency", () => {
   });
 
   test("the SQL guard alone (no actor) refuses what the balance cannot cover", async () => {
-    const dev = await fundedDeveloper();
+    const dev = await h.fundedDeveloper();
     const now = new Date(h.clock.now());
     const outcomes = await Promise.allSettled(
       Array.from({ length: 60 }, () => buyInInDb(h.database.db, dev.developerId, 1000, {}, now)),
@@ -66,7 +54,7 @@ describe("buy-ins under concurrency", () => {
   });
 
   test("a bot holds one open seat at a time (409 BOT_ALREADY_SEATED), and the refused buy-in costs nothing", async () => {
-    const dev = await fundedDeveloper();
+    const dev = await h.fundedDeveloper();
     const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name: "seated", strategy: "caller" } });
     const first = await h.app.services.accounts.buyIn(dev.developerId, 500, { botId: bot.body.botId, tableId: "tbl_a" });
     expect(first.balance).toBe(3200);
@@ -122,7 +110,7 @@ describe("two app instances on one database", () => {
   });
 
   test("buy-ins and cashouts hammered through both instances stay exact", async () => {
-    const dev = await fundedDeveloper(); // 3,700
+    const dev = await h.fundedDeveloper(); // 3,700
     const apps = [h.app, second.harness.app];
     const outcomes = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) => apps[i % 2].services.accounts.buyIn(dev.developerId, 100, {})),

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHarness, type Harness } from "../support/app";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { useHarness } from "../support/app";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("identity");
-});
-afterAll(() => h.close());
+const h = useHarness("identity");
 
 describe("register, login, me", () => {
   test("register returns the developer and a working token; ids are prefixed", async () => {

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { hands as handsTable, matches as matchesTable } from "../../src/db/schema";
 import { PUBLIC, visibleHand } from "../../src/modules/matches/visibility";
 import { phhOfHands, type StoredHand } from "../../src/modules/match-host/hand-history";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 
 setDefaultTimeout(60_000);
 
 const HANDS = 450;
-let h: Harness;
+const h = useHarness("hands_paging");
 let matchId: string;
 let ownerToken: string;
 
 beforeAll(async () => {
-  h = await createHarness("hands_paging");
-  const dev = await h.registerDeveloper();
+  const dev = await h.fundedDeveloper();
   ownerToken = dev.token;
-  await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
   // Two callers never raise: each hand moves at most a big blind, so nobody busts in 450 hands.
   const table = await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: HANDS, buyIn: 2000, seed: "paging" } });
   for (const name of ["left", "right"]) {
@@ -28,7 +26,6 @@ beforeAll(async () => {
   expect(match.handsPlayed).toBe(HANDS);
   matchId = match.matchId;
 });
-afterAll(() => h.close());
 
 /** The path of a `Link: <path>; rel="next"` header, or null. */
 function nextOf(headers: Headers): string | null {
@@ -90,6 +87,8 @@ describe("GET /api/matches/:id/hands, paged", () => {
     const path = `/api/matches/${matchId}/hands?limit=100&after=300`;
     const owner = await h.call("GET", path, { token: ownerToken });
     expect(owner.headers.get("link")).toBe(`</api/matches/${matchId}/hands?limit=100&after=400>; rel="next"`);
+    // Hands 301-400, two seats each: every one of the 200 hole-card pairs is there.
+    expect(holeCards(owner.body)).toHaveLength(200);
     expect(holeCards(owner.body).every((cards: unknown) => Array.isArray(cards))).toBe(true);
     const anonymous = await h.call("GET", path);
     expect(holeCards(anonymous.body).some((cards: unknown) => cards === null)).toBe(true);

@@ -84,6 +84,8 @@ interface PlayedMatch {
   watched: Message[];
   /** Public texts read while the match was running. */
   duringMatch: string[];
+  /** Polls that saw the match running and found its record and hands (JSON, PHH) all 404. */
+  runningPolls: number;
   remote: WsBot;
 }
 
@@ -92,9 +94,17 @@ async function playWatchedMatch(): Promise<PlayedMatch> {
   const alice = await registerWithCredits(server, "alice");
   const bob = await registerWithCredits(server, "bob");
   const remoteBot = await createBot(server, alice.token, "remote");
-  const remote = await new WsBot(server.url, remoteBot.apiKey, (request) => {
+  // The remote bot holds its answers until a poll has seen the match running (and checked what a
+  // running match shows): otherwise the built-ins could finish it between two polls.
+  let runningChecked = false;
+  let releaseHeld!: () => void;
+  const seenRunning = new Promise<void>((resolve) => (releaseHeld = resolve));
+  const remote = await new WsBot(server.url, remoteBot.apiKey, (request, bot) => {
     const legal: string[] = request.legalActions;
-    return { action: legal.includes("check") ? "check" : request.toCall > 40 ? "fold" : "call" };
+    const answer = { action: legal.includes("check") ? "check" : request.toCall > 40 ? "fold" : "call" };
+    if (runningChecked) return answer;
+    void seenRunning.then(() => bot.send({ type: "action", requestId: request.requestId, ...answer }));
+    return "silent";
   }).connect();
   const aliceBots = [remoteBot.botId, (await createBot(server, alice.token, "atight", "tight")).botId];
   const bobBots = [(await createBot(server, bob.token, "bcaller", "caller")).botId, (await createBot(server, bob.token, "btight", "tight")).botId];
@@ -108,6 +118,7 @@ async function playWatchedMatch(): Promise<PlayedMatch> {
   for (const botId of bobBots) expect((await server.api("POST", `/api/tables/${tableId}/join`, { token: bob.token, body: { botId } })).status).toBe(201);
   const duringMatch: string[] = [];
   let matchId: string | null = null;
+  let runningPolls = 0;
   while (true) {
     const view = await getText(`/api/tables/${tableId}`);
     duringMatch.push(view.text, (await getText("/api/tables")).text);
@@ -115,19 +126,28 @@ async function playWatchedMatch(): Promise<PlayedMatch> {
     matchId = parsed.matchId;
     if (parsed.status === "finished") break;
     if (matchId) {
+      let notFound = 0;
       for (const path of [`/api/matches/${matchId}`, `/api/matches/${matchId}/hands`, `/api/matches/${matchId}/hands?format=phh`]) {
         const read = await getText(path);
         if (read.status === 200) expect(JSON.parse((await getText(`/api/tables/${tableId}`)).text).status).toBe("finished");
         else {
           expect(read.status).toBe(404); // a running match has no public record yet
           duringMatch.push(read.text);
+          notFound += 1;
         }
+      }
+      if (parsed.status === "running" && notFound === 3) {
+        runningPolls += 1;
+        runningChecked = true;
+        releaseHeld();
       }
     }
     await Bun.sleep(20);
   }
   watcher.close();
-  return { tableId, matchId: matchId!, alice, bob, aliceBots, bobBots, watched, duringMatch, remote };
+  // The checks above ran on a running match at least once (the remote bot waited for it).
+  expect(runningPolls).toBeGreaterThan(0);
+  return { tableId, matchId: matchId!, alice, bob, aliceBots, bobBots, watched, duringMatch, runningPolls, remote };
 }
 
 let played: PlayedMatch;
@@ -143,12 +163,18 @@ describe("what a rival may see: hole cards only where they were shown down", () 
     expect(countOf(leaks)).toBeGreaterThan(0);
     const json = await server.api("GET", `/api/matches/${played.matchId}/hands`);
     expect(json.status).toBe(200);
+    let holeEvents = 0;
     for (const hand of json.body.hands) {
       const shown = new Set(hand.events.filter((e: any) => e.type === "show").map((e: any) => e.seat));
       for (const e of hand.events.filter((e: any) => e.type === "hole_cards")) {
         expect(e.cards === null).toBe(!shown.has(e.seat));
+        holeEvents += 1;
       }
     }
+    // Every hole_cards event of every hand was checked.
+    expect(json.body.hands).toHaveLength(hands.length);
+    expect(holeEvents).toBe(hands.reduce((sum, hand) => sum + hand.events.filter((e) => e.type === "hole_cards").length, 0));
+    expect(holeEvents).toBeGreaterThan(0);
     const phh = await getText(`/api/matches/${played.matchId}/hands?format=phh`);
     expect(phh.text).toContain("????");
     expect(phh.text).not.toMatch(/^match = /m);
@@ -207,6 +233,8 @@ describe("what a rival may see: hole cards only where they were shown down", () 
       ...[...played.aliceBots, ...played.bobBots].map((botId) => `/api/stats/${botId}`),
       `/api/bots`,
     ];
+    // Texts read while the match ran (the polls that saw it running are counted in playWatchedMatch).
+    expect(played.runningPolls).toBeGreaterThan(0);
     const texts: Array<{ hand: number | null; text: string }> = played.duringMatch.map((text) => ({ hand: null, text }));
     for (const path of routes) {
       const read = await getText(path);
@@ -227,6 +255,8 @@ describe("what a rival may see: hole cards only where they were shown down", () 
     expectNoLeak(perHand(played.watched), leaks);
     // The remote bot itself saw its own cards, and no one else's unshown ones.
     expectNoLeak(perHand(played.remote.messages), unshownHoleCards(hands, new Set([played.aliceBots[0]])));
-    expect(played.remote.ofType("hand_started").every((m) => Array.isArray(m.holeCards) && m.holeCards.length === 2)).toBe(true);
+    const remoteHands = played.remote.ofType("hand_started");
+    expect(remoteHands.length).toBeGreaterThan(0);
+    expect(remoteHands.every((m) => Array.isArray(m.holeCards) && m.holeCards.length === 2)).toBe(true);
   });
 });

@@ -59,6 +59,7 @@ describe("the bot protocol over a real WebSocket", () => {
     const ended = await bot.next((m) => m.type === "match_ended");
     expect(bot.ofType("match_started")[0]).toMatchObject({ tableId, yourSeat: 0 });
     const handsStarted = bot.ofType("hand_started");
+    expect(ended.handsPlayed).toBeGreaterThan(0);
     expect(handsStarted.length).toBe(ended.handsPlayed);
     for (const hand of handsStarted) {
       expect(hand.holeCards).toHaveLength(2);
@@ -250,13 +251,22 @@ describe("the bot protocol over a real WebSocket", () => {
       expect(m.holeCards).toBeUndefined();
       expect(m.yourSeat).toBeUndefined();
     }
-    const history = (await server.api("GET", `/api/matches/${ended.matchId}/hands`)).body.hands;
+    // Every bot is this developer's: with the token the history has every hole card (read
+    // anonymously, the unshown ones are null and the check below would look for "null").
+    const history = (await server.api("GET", `/api/matches/${ended.matchId}/hands`, { token: dev.token })).body.hands;
+    expect(history).toHaveLength(ended.handsPlayed);
+    let hiddenChecked = 0;
     for (const hand of history) {
       const shown = new Set(hand.events.filter((e: any) => e.type === "show").flatMap((e: any) => e.cards));
       const hidden = hand.events.filter((e: any) => e.type === "hole_cards").flatMap((e: any) => e.cards).filter((c: string) => !shown.has(c) && !hand.board.includes(c));
       const streamed = JSON.stringify(messages.filter((m) => m.handNumber === hand.handNumber));
-      for (const card of hidden) expect(streamed.includes(`"${card}"`)).toBe(false);
+      for (const card of hidden) {
+        expect(card).toMatch(/^[2-9TJQKA][cdhs]$/);
+        expect(streamed.includes(`"${card}"`)).toBe(false);
+        hiddenChecked += 1;
+      }
     }
+    expect(hiddenChecked).toBeGreaterThan(0);
     const unknown = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/tbl_nope/watch`);
     const reply = await new Promise<any>((resolve) => (unknown.onmessage = (event) => resolve(JSON.parse(String(event.data)))));
     expect(reply).toMatchObject({ type: "error", code: "NOT_FOUND" });

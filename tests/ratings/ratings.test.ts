@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { rebuildRatings } from "../../src/modules/ratings/store";
 import { applyMatch, priorRating, winRate } from "../../src/modules/ratings/skill";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 
 setDefaultTimeout(90_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("ratings");
-});
-afterAll(() => h.close());
+const h = useHarness("ratings");
 
 async function developerWithBot(name: string, strategy: string) {
-  const dev = await h.registerDeveloper();
-  await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
+  const dev = await h.fundedDeveloper();
   const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name, strategy } });
   return { ...dev, botId: bot.body.botId as string };
 }
@@ -94,8 +89,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
   });
 
   test("seeded and self-play matches are not rated; a bot with no rated match has the prior; unknown bot 404", async () => {
-    const solo = await h.registerDeveloper();
-    await h.call("POST", "/api/me/balance/faucet", { token: solo.token });
+    const solo = await h.fundedDeveloper();
     const mine: Array<{ token: string; botId: string }> = [];
     for (const name of ["self1", "self2"]) mine.push({ token: solo.token, botId: (await h.call("POST", "/api/bots", { token: solo.token, body: { name, strategy: "raiser" } })).body.botId });
     await playTable(mine, { maxHands: 20 });

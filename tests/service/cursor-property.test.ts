@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHarness, type Harness } from "../support/app";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { useHarness } from "../support/app";
 
 setDefaultTimeout(60_000);
 
@@ -9,15 +9,13 @@ setDefaultTimeout(60_000);
  * (the id and number cursors). The property: never a 5xx; a refusal is a 400 VALIDATION_ERROR
  * naming the cursor's field; and a real cursor still pages (200).
  */
-let h: Harness;
 let token: string;
 let matchId: string;
+const h = useHarness("cursor_property");
 beforeAll(async () => {
-  h = await createHarness("cursor_property");
   token = (await h.registerDeveloper()).token;
   matchId = "m_nope";
 });
-afterAll(() => h.close());
 
 /** A small seeded PRNG (mulberry32): the same cases on every run, so a failure replays. */
 function random(seed: number) {

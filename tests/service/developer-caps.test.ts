@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHarness, type Harness } from "../support/app";
+import { describe, expect, test } from "bun:test";
+import { useHarness } from "../support/app";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("developer_caps", { MAX_BOTS_PER_DEVELOPER: "3", MAX_OPEN_TABLES_PER_DEVELOPER: "2" });
-});
-afterAll(() => h.close());
+const h = useHarness("developer_caps", { MAX_BOTS_PER_DEVELOPER: "3", MAX_OPEN_TABLES_PER_DEVELOPER: "2" });
 
 describe("what one developer may create is capped", () => {
   test("bots: the one past the cap is a 409 TOO_MANY_BOTS and is not created; another developer is not affected", async () => {
@@ -20,8 +16,7 @@ describe("what one developer may create is capped", () => {
   });
 
   test("open tables: the one past the cap is a 409 TOO_MANY_OPEN_TABLES; a finished table frees its place", async () => {
-    const dev = await h.registerDeveloper();
-    await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
+    const dev = await h.fundedDeveloper();
     const first = await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 3 } });
     expect((await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2 } })).status).toBe(201);
     const refused = await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2 } });

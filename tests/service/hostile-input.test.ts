@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
 
-let h: Harness;
+const h = useHarness("hostile");
 let dev: { developerId: string; token: string };
 let botId: string;
 
 beforeAll(async () => {
-  h = await createHarness("hostile");
-  dev = await h.registerDeveloper();
-  await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
+  dev = await h.fundedDeveloper();
   botId = (await h.call("POST", "/api/bots", { token: dev.token, body: { name: "target" } })).body.botId;
 });
-afterAll(() => h.close());
 
 async function snapshot() {
   const result: any = await h.database.db.execute(sql`select

@@ -25,15 +25,9 @@ let keyCounter = 0;
 const newKey = () => `key-${++keyCounter}-${crypto.randomUUID()}`;
 const keyed = (key: string, token: string, body?: unknown) => ({ token, body, headers: { "idempotency-key": key } });
 
-async function funded() {
-  const dev = await h.registerDeveloper();
-  expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).status).toBe(200);
-  return dev;
-}
-
 describe("Idempotency-Key on every POST that creates or moves money (Stripe's semantics)", () => {
   test("the same key and body: the first answer again, marked replayed, and one table — from this process or another", async () => {
-    const dev = await funded();
+    const dev = await h.fundedDeveloper();
     const key = newKey();
     const first = await h.call("POST", "/api/tables", keyed(key, dev.token, { maxPlayers: 2, buyIn: 500 }));
     expect(first.status).toBe(201);
@@ -50,7 +44,7 @@ describe("Idempotency-Key on every POST that creates or moves money (Stripe's se
   });
 
   test("a retried join charges one buy-in; a retried faucet claim grants once and answers 200 again, not 429", async () => {
-    const dev = await funded();
+    const dev = await h.fundedDeveloper();
     const botId = (await h.call("POST", "/api/bots", { token: dev.token, body: { name: "retried" } })).body.botId;
     const table = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, buyIn: 800 } })).body;
     const key = newKey();
@@ -79,7 +73,7 @@ describe("Idempotency-Key on every POST that creates or moves money (Stripe's se
   });
 
   test("the same key with another body or another route is 422 IDEMPOTENCY_KEY_REUSED and changes nothing", async () => {
-    const dev = await funded();
+    const dev = await h.fundedDeveloper();
     const key = newKey();
     expect((await h.call("POST", "/api/bots", keyed(key, dev.token, { name: "first" }))).status).toBe(201);
     for (const [path, body] of [["/api/bots", { name: "second" }], ["/api/tables", { maxPlayers: 2 }]] as const) {
@@ -91,7 +85,7 @@ describe("Idempotency-Key on every POST that creates or moves money (Stripe's se
   });
 
   test("keys are per developer; an error answer is kept and replayed too; after 24 h a key is new again", async () => {
-    const [a, b] = [await funded(), await funded()];
+    const [a, b] = [await h.fundedDeveloper(), await h.fundedDeveloper()];
     const key = newKey();
     const byA = await h.call("POST", "/api/bots", keyed(key, a.token, { name: "mine" }));
     const byB = await h.call("POST", "/api/bots", keyed(key, b.token, { name: "mine" }));
@@ -118,7 +112,7 @@ describe("Idempotency-Key on every POST that creates or moves money (Stripe's se
   });
 
   test("no api key rests in the replay store: a replayed create or rotate-key answers apiKey null, and a dump of the whole database holds no key", async () => {
-    const dev = await funded();
+    const dev = await h.fundedDeveloper();
     const [createKey, rotateKey] = [newKey(), newKey()];
     const created = await h.call("POST", "/api/bots", keyed(createKey, dev.token, { name: "secretive" }));
     expect([created.status, created.body.apiKey]).toEqual([201, expect.stringMatching(/^pbk_/)]);
@@ -149,7 +143,7 @@ describe("Idempotency-Key on every POST that creates or moves money (Stripe's se
   });
 
   test("a malformed key is a 400 naming the header, and nothing is created", async () => {
-    const dev = await funded();
+    const dev = await h.fundedDeveloper();
     for (const bad of ["x".repeat(256), "has space", "ünïcode"]) {
       const refused = await h.call("POST", "/api/bots", { token: dev.token, body: { name: "never" }, headers: { "idempotency-key": bad } });
       expect(refused.status).toBe(400);

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../src/app";
-import { createHarness, harnessFor, type Harness } from "../support/app";
+import { harnessFor, useHarness } from "../support/app";
 import { createBot, registerWithCredits, startTestServer } from "../support/server";
 import { WsBot } from "../support/ws-bot";
 
 setDefaultTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("lifecycle");
-});
-afterAll(async () => {
-  await h.expectAuditClean();
-  await h.close();
-});
+const h = useHarness("lifecycle", {}, { beforeClose: (harness) => harness.expectAuditClean() });
 
 async function developerWithBots(...names: string[]) {
-  const dev = await h.registerDeveloper();
-  expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).status).toBe(200);
+  const dev = await h.fundedDeveloper();
   const bots: string[] = [];
   for (const name of names) bots.push((await h.call("POST", "/api/bots", { token: dev.token, body: { name } })).body.botId);
   return { ...dev, bots };
@@ -61,8 +53,7 @@ describe("DELETE /api/tables/:tableId: a waiting table, every seat refunded as a
   });
 
   test("a running or finished table is 409 TABLE_NOT_WAITING; unknown 404; no token 401; a bad id 400", async () => {
-    const dev = await h.registerDeveloper();
-    await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
+    const dev = await h.fundedDeveloper();
     const seat = async (tableId: string, strategy: string) => {
       const botId = (await h.call("POST", "/api/bots", { token: dev.token, body: { name: `${strategy}-${tableId}`, strategy } })).body.botId;
       expect((await h.call("POST", `/api/tables/${tableId}/join`, { token: dev.token, body: { botId } })).status).toBe(201);

@@ -3,7 +3,7 @@
  * response described, Redocly `recommended` and Spectral `spectral:oas` without errors, the types
  * openapi-typescript generates compile with arithmetic on money, and live responses match it (ajv).
  */
-import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,18 +12,16 @@ import { Spectral } from "@stoplight/spectral-core";
 import { oas } from "@stoplight/spectral-rulesets";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { createHarness, type Harness } from "../support/app";
+import { type Harness, useHarness } from "../support/app";
 import { ROOT } from "../support/process";
 
 setDefaultTimeout(60_000);
 
-let h: Harness;
 let doc: any;
+const h = useHarness("openapi_doc");
 beforeAll(async () => {
-  h = await createHarness("openapi_doc");
   doc = (await h.call("GET", "/swagger/json")).body;
 });
-afterAll(() => h?.close());
 
 function walk(node: unknown, visit: (node: Record<string, any>, path: string) => void, path = "#"): void {
   if (Array.isArray(node)) node.forEach((n, i) => walk(n, visit, `${path}/${i}`));
@@ -73,8 +71,7 @@ describe("the document", () => {
   test("a realistic create-table example (no seed) that the service accepts; PHH documented as served; /swagger/ loads", async () => {
     const example = doc.paths["/api/tables"].post.requestBody.content["application/json"].example;
     expect(example).toEqual({ maxPlayers: 2, maxHands: 200, buyIn: 1000, smallBlind: 5, bigBlind: 10 });
-    const { token } = await h.registerDeveloper();
-    await h.call("POST", "/api/me/balance/faucet", { token });
+    const { token } = await h.fundedDeveloper();
     expect((await h.call("POST", "/api/tables", { token, body: example })).status).toBe(201);
     expect(Object.keys(doc.paths["/api/matches/{id}/hands"].get.responses["200"].content)).toEqual(["application/json", "application/toml"]);
     const slash = await h.app.handle(new Request("http://localhost/swagger/"));

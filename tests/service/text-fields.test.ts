@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { main } from "../../src/cli/index";
 import { terminalSafe } from "../../src/cli/format";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 
 setDefaultTimeout(60_000);
 
-let h: Harness;
 let token: string;
+const h = useHarness("text_fields");
 beforeAll(async () => {
-  h = await createHarness("text_fields");
   token = (await h.registerDeveloper()).token;
 });
-afterAll(() => h.close());
 
 /** Text that would rewrite a terminal or reorder a name on a page. */
 const HOSTILE = {

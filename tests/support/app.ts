@@ -1,10 +1,11 @@
-import { expect } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { createApp, type App } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import { openDatabase, type Database } from "../../src/db";
 import { ManualClock } from "../../src/lib/clock";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { createTestDatabase, type TestDatabase } from "./db";
+import { fundedDeveloper, registeredDeveloper, uniqueEmail } from "./developers";
 
 /** Cheap argon2id for tests (the production default is 64 MiB). */
 export const TEST_ENV = { PASSWORD_MEMORY_COST_KIB: "256", PASSWORD_TIME_COST: "1", AUTH_RATE_LIMIT_PER_MINUTE: "100000", REGISTRATIONS_PER_ADDRESS_PER_DAY: "100000" };
@@ -20,11 +21,14 @@ export interface Harness {
   config: Config;
   call(method: string, path: string, options?: { body?: unknown; token?: string; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
   registerDeveloper(email?: string): Promise<{ developerId: string; token: string }>;
+  /** A developer registered (201) and granted the faucet's credits (200): support/developers.ts. */
+  fundedDeveloper(email?: string): Promise<{ developerId: string; token: string }>;
   expectAuditClean(): Promise<void>;
   close(): Promise<void>;
 }
 
-let emailCounter = 0;
+/** The password of every developer a harness registers. */
+export const HARNESS_PASSWORD = "correct horse battery";
 
 export function harnessFor(app: App, database: Database, clock: ManualClock, config: Config): Omit<Harness, "close"> {
   const call: Harness["call"] = async (method, path, options = {}) => {
@@ -49,10 +53,13 @@ export function harnessFor(app: App, database: Database, clock: ManualClock, con
     database,
     config,
     call,
-    async registerDeveloper(email = `dev${++emailCounter}_${Math.random().toString(36).slice(2)}@example.com`) {
-      const response = await call("POST", "/api/auth/register", { body: { email, password: "correct horse battery" } });
-      expect(response.status).toBe(201);
-      return { developerId: response.body.developer.developerId, token: response.body.token };
+    async registerDeveloper(email = uniqueEmail()) {
+      const { developerId, token } = await registeredDeveloper(call, { email, password: HARNESS_PASSWORD });
+      return { developerId, token };
+    },
+    async fundedDeveloper(email = uniqueEmail()) {
+      const { developerId, token } = await fundedDeveloper(call, { email, password: HARNESS_PASSWORD });
+      return { developerId, token };
     },
     async expectAuditClean() {
       const report = await auditLedger(database.db);
@@ -79,4 +86,34 @@ export async function createHarness(label: string, env: Record<string, string> =
       await testDb.drop();
     },
   };
+}
+
+/**
+ * The harness of a test file (or describe block): created in beforeAll, closed in afterAll.
+ * Read it only inside tests and hooks; `beforeClose` runs before it closes (afterAll hooks run
+ * in the order they were registered, and this one is registered first).
+ */
+export function useHarness(
+  label: string,
+  env: Record<string, string> = {},
+  options: { beforeClose?: (harness: Harness & { testDb: TestDatabase }) => Promise<void> | void } = {},
+): Harness & { testDb: TestDatabase } {
+  let harness: (Harness & { testDb: TestDatabase }) | undefined;
+  beforeAll(async () => {
+    harness = await createHarness(label, env);
+  });
+  afterAll(async () => {
+    if (!harness) return;
+    try {
+      await options.beforeClose?.(harness);
+    } finally {
+      await harness.close();
+    }
+  });
+  return new Proxy({} as Harness & { testDb: TestDatabase }, {
+    get(_, property) {
+      if (!harness) throw new Error(`useHarness("${label}"): read before its beforeAll ran (use it inside tests and hooks)`);
+      return Reflect.get(harness, property);
+    },
+  });
 }

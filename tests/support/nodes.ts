@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { openDatabase } from "../../src/db";
 import { TEST_ENV } from "./app";
 import { createTestDatabase, type TestDatabase } from "./db";
+import { fundedDeveloper } from "./developers";
 import { callApi } from "./http";
 import { spawnMain, type ChildServer } from "./process";
 
@@ -74,14 +75,9 @@ export class TestCluster {
     return [...this.stoppedLogs, ...live].join("\n");
   }
 
-  /** A developer registered through `hostId`, with the faucet's credits; returns its token. */
+  /** A developer registered through `hostId`, with the faucet's credits (support/developers.ts); returns its token. */
   async fundedDeveloper(hostId: string): Promise<string> {
-    const email = `dev-${Math.random().toString(36).slice(2)}@example.com`;
-    const registered = await this.api(hostId, "POST", "/api/auth/register", { body: { email, password: "a long password" } });
-    if (registered.status !== 201) throw new Error(`register through ${hostId}: ${registered.status} ${JSON.stringify(registered.body)}`);
-    const claimed = await this.api(hostId, "POST", "/api/me/balance/faucet", { token: registered.body.token });
-    if (claimed.status !== 200) throw new Error(`faucet through ${hostId}: ${claimed.status} ${JSON.stringify(claimed.body)}`);
-    return registered.body.token as string;
+    return (await fundedDeveloper((method, path, options) => this.api(hostId, method, path, options), { via: hostId })).token;
   }
 
   /** The node that hosts a table now (from the database). */

@@ -1,6 +1,7 @@
 import { startServer, type RunningServer } from "../../src/server";
 import { testConfig } from "./app";
 import { createTestDatabase, type TestDatabase } from "./db";
+import { fundedDeveloper } from "./developers";
 import { callApi } from "./http";
 
 export interface TestServer extends RunningServer {
@@ -25,13 +26,10 @@ export async function startTestServer(label: string, env: Record<string, string>
   };
 }
 
-export async function registerWithCredits(server: TestServer, label: string) {
-  const registered = await server.api("POST", "/api/auth/register", {
-    body: { email: `${label}-${Math.random().toString(36).slice(2)}@example.com`, password: "a long password" },
-  });
-  const token = registered.body.token as string;
-  await server.api("POST", "/api/me/balance/faucet", { token });
-  return { token, developerId: registered.body.developer.developerId as string };
+/** A developer registered (201) and granted the faucet's credits (200) on this server: support/developers.ts. */
+export async function registerWithCredits(server: TestServer, label: string): Promise<{ token: string; developerId: string }> {
+  const { token, developerId } = await fundedDeveloper(server.api, { label });
+  return { token, developerId };
 }
 
 export async function createBot(server: TestServer, token: string, name: string, strategy?: string) {

@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHarness, type Harness } from "../support/app";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { useHarness } from "../support/app";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("builtin_matches");
-});
-afterAll(() => h.close());
+const h = useHarness("builtin_matches");
 
 const STRATEGIES = ["random", "caller", "tight", "raiser"];
-
-async function fundedDeveloper() {
-  const dev = await h.registerDeveloper();
-  expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).status).toBe(200);
-  return dev;
-}
 
 describe("matches of built-in bots: record, stats, ledger and audit agree", () => {
   for (const seats of [2, 3, 6, 10]) {
     test(`${seats} seats`, async () => {
-      const owner = await fundedDeveloper();
+      const owner = await h.fundedDeveloper();
       const table = await h.call("POST", "/api/tables", { token: owner.token, body: { maxPlayers: seats, maxHands: 60, buyIn: 500, smallBlind: 5, bigBlind: 10 } });
       expect(table.status).toBe(201);
       expect(table.body).toMatchObject({ status: "waiting", seats: [], config: { buyIn: 500, maxPlayers: seats, maxHands: 60 } });
       const players: Array<{ token: string; botId: string }> = [];
       for (let i = 0; i < seats; i++) {
-        const dev = await fundedDeveloper();
+        const dev = await h.fundedDeveloper();
         const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name: `b${i}`, strategy: STRATEGIES[i % 4] } });
         const joined = await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId: bot.body.botId } });
         expect(joined.status).toBe(201);
@@ -86,7 +76,7 @@ describe("matches of built-in bots: record, stats, ledger and audit agree", () =
   test("a seeded table replays card for card", async () => {
     const runs: string[] = [];
     for (let run = 0; run < 2; run++) {
-      const dev = await fundedDeveloper();
+      const dev = await h.fundedDeveloper();
       const table = await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 3, maxHands: 20, seed: "replay-me" } });
       for (const strategy of ["caller", "tight", "raiser"]) {
         const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name: `${strategy}${run}`, strategy } });
@@ -101,7 +91,7 @@ describe("matches of built-in bots: record, stats, ledger and audit agree", () =
   });
 
   test("a bot that never played: all zeros and lastPlayed null; unknown bot 404", async () => {
-    const dev = await fundedDeveloper();
+    const dev = await h.fundedDeveloper();
     const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name: "idle" } });
     expect((await h.call("GET", `/api/stats/${bot.body.botId}`)).body).toEqual({
       botId: bot.body.botId,

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { firstMismatch } from "../../src/cli/commands/verify";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 
 setDefaultTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("duplicate_matches");
-});
-afterAll(() => h.close());
-
-async function fundedDeveloper() {
-  const dev = await h.registerDeveloper();
-  await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
-  return dev;
-}
+const h = useHarness("duplicate_matches");
 
 const balanceOf = async (dev: { token: string }) => (await h.call("GET", "/api/me/balance", { token: dev.token })).body.balance;
 
 describe("duplicate matches: every deal twice, seats swapped", () => {
   test("bad input: duplicate needs maxPlayers 2 (400), another developer's bot may not join (403); nothing charged", async () => {
-    const alice = await fundedDeveloper();
+    const alice = await h.fundedDeveloper();
     for (const body of [{ duplicate: true, maxPlayers: 3 }, { duplicate: true }, { duplicate: "yes", maxPlayers: 2 }]) {
       const refused = await h.call("POST", "/api/tables", { token: alice.token, body });
       expect(refused.status).toBe(400);
@@ -29,7 +19,7 @@ describe("duplicate matches: every deal twice, seats swapped", () => {
     const table = await h.call("POST", "/api/tables", { token: alice.token, body: { duplicate: true, maxPlayers: 2 } });
     expect(table.status).toBe(201);
     expect(table.body.config.duplicate).toBe(true);
-    const bob = await fundedDeveloper();
+    const bob = await h.fundedDeveloper();
     const bot = await h.call("POST", "/api/bots", { token: bob.token, body: { name: "intruder", strategy: "caller" } });
     const before = await balanceOf(bob);
     const join = await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: bob.token, body: { botId: bot.body.botId } });
@@ -40,7 +30,7 @@ describe("duplicate matches: every deal twice, seats swapped", () => {
   });
 
   test("hands 2k−1 and 2k deal the same cards with the seats swapped, and the fairness record verifies both copies", async () => {
-    const alice = await fundedDeveloper();
+    const alice = await h.fundedDeveloper();
     const table = await h.call("POST", "/api/tables", { token: alice.token, body: { duplicate: true, maxPlayers: 2, maxHands: 40, buyIn: 2000 } });
     for (const [name, strategy] of [["d1", "caller"], ["d2", "caller"]]) {
       const bot = await h.call("POST", "/api/bots", { token: alice.token, body: { name, strategy } });

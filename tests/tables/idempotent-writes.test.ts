@@ -3,19 +3,15 @@
  * change nothing when run again after a commit whose answer was lost. Here every first attempt
  * commits and then "loses its answer" (throws CONNECTION_CLOSED), so every write runs twice.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db";
 import { markMatchStarted, writeBatches, type TableBatch } from "../../src/modules/match-host/persistence";
 import { finishMatch } from "../../src/modules/match-host/match-finish";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 import { rowsOf } from "../campaigns/support";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("idempotent_writes");
-});
-afterAll(() => h.close());
+const h = useHarness("idempotent_writes");
 
 /** The database, except that each odd-numbered transaction commits and then throws as if the connection dropped. */
 function losingEveryOtherAnswer(db: Db): { db: Db; lost: () => number } {
@@ -40,8 +36,7 @@ function losingEveryOtherAnswer(db: Db): { db: Db; lost: () => number } {
 describe("match writes retried after a commit whose answer was lost", () => {
   test("start, hand batches with a cashout, and the match end each take effect exactly once", async () => {
     // Two developers (so the match is rated too) at a three-seat table: the match does not start by itself.
-    const devs = [await h.registerDeveloper(), await h.registerDeveloper()];
-    for (const dev of devs) await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
+    const devs = [await h.fundedDeveloper(), await h.fundedDeveloper()];
     const table = (await h.call("POST", "/api/tables", { token: devs[0].token, body: { maxPlayers: 3, buyIn: 1000 } })).body;
     const seated: Array<{ botId: string; seatId: string; developerId: string }> = [];
     for (const [i, name] of ["alpha", "beta"].entries()) {

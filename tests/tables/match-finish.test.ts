@@ -4,20 +4,16 @@
  * must still count twice in its stats and its rating; and one match that cannot be written must
  * not take the others down with it (the journal then writes each alone).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { buyInInDb } from "../../src/modules/credits/ledger";
 import { HandJournal } from "../../src/modules/match-host/journal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
 import { markMatchStarted, writeBatches, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "../../src/modules/match-host/persistence";
 import { rowsOf } from "../campaigns/support";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("match_finish");
-});
-afterAll(() => h.close());
+const h = useHarness("match_finish");
 
 interface Seated {
   botId: string;
@@ -29,8 +25,7 @@ interface Seated {
 const at = (ms: number) => new Date(h.clock.now() + ms);
 
 async function developerWithBot(name: string) {
-  const dev = await h.registerDeveloper();
-  await h.call("POST", "/api/me/balance/faucet", { token: dev.token });
+  const dev = await h.fundedDeveloper();
   const bot = (await h.call("POST", "/api/bots", { token: dev.token, body: { name, strategy: "caller" } })).body;
   return { ...dev, botId: bot.botId as string };
 }

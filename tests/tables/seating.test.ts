@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { createHarness, type Harness } from "../support/app";
+import { useHarness } from "../support/app";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("seating");
-});
-afterAll(() => h.close());
-
-async function fundedDeveloper() {
-  const dev = await h.registerDeveloper();
-  expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).status).toBe(200);
-  return dev;
-}
+const h = useHarness("seating");
 
 async function bot(token: string, name: string, strategy?: string) {
   const created = await h.call("POST", "/api/bots", { token, body: strategy ? { name, strategy } : { name } });
@@ -75,8 +65,8 @@ describe("creating tables", () => {
 
 describe("joining and leaving", () => {
   test("every refusal has its code and changes nothing", async () => {
-    const owner = await fundedDeveloper();
-    const other = await fundedDeveloper();
+    const owner = await h.fundedDeveloper();
+    const other = await h.fundedDeveloper();
     const broke = await h.registerDeveloper();
     const table = (await h.call("POST", "/api/tables", { token: owner.token, body: { maxPlayers: 3 } })).body.tableId;
     const mine = await bot(owner.token, "mine", "caller");
@@ -106,7 +96,7 @@ describe("joining and leaving", () => {
   });
 
   test("leaving a waiting table refunds the whole buy-in at once and frees the seat", async () => {
-    const dev = await fundedDeveloper();
+    const dev = await h.fundedDeveloper();
     const table = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, buyIn: 700 } })).body.tableId;
     const first = await bot(dev.token, "first", "caller");
     await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: first } });
@@ -124,7 +114,7 @@ describe("joining and leaving", () => {
   });
 
   test("a full table starts its match; a join after that is TABLE_FULL; a finished table is not joinable", async () => {
-    const dev = await fundedDeveloper();
+    const dev = await h.fundedDeveloper();
     const table = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 5 } })).body.tableId;
     const a = await bot(dev.token, "fa", "caller");
     const b = await bot(dev.token, "fb", "caller");
@@ -140,7 +130,7 @@ describe("joining and leaving", () => {
   });
 
   test("a bot leaving mid-match folds from then on and is cashed out after the hand", async () => {
-    const dev = await fundedDeveloper();
+    const dev = await h.fundedDeveloper();
     const table = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 3, maxHands: 400 } })).body.tableId;
     const bots = [await bot(dev.token, "la", "caller"), await bot(dev.token, "lb", "caller"), await bot(dev.token, "lc", "caller")];
     for (const b of bots) await h.call("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: b } });
@@ -165,7 +155,7 @@ describe("joining and leaving", () => {
   });
 
   test("regression: a bot that left mid-match may sit at another table of the same process once cashed out, while that match goes on", async () => {
-    const dev = await fundedDeveloper();
+    const dev = await h.fundedDeveloper();
     const long = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 3, maxHands: 100_000, smallBlind: 1, bigBlind: 2 } })).body.tableId;
     const bots = [await bot(dev.token, "ra", "caller"), await bot(dev.token, "rb", "caller"), await bot(dev.token, "rc", "caller")];
     for (const b of bots) expect((await h.call("POST", `/api/tables/${long}/join`, { token: dev.token, body: { botId: b } })).status).toBe(201);
@@ -187,7 +177,7 @@ describe("joining and leaving", () => {
   });
 
   test("40 concurrent joins across 40 tables on a balance for 10: exactly 10 seated, the rest 402", async () => {
-    const dev = await fundedDeveloper(); // 10,000 = ten buy-ins of 1,000
+    const dev = await h.fundedDeveloper(); // 10,000 = ten buy-ins of 1,000
     const tableIds = await Promise.all(
       Array.from({ length: 40 }, async () => (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2 } })).body.tableId),
     );

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHarness, type Harness } from "../support/app";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { useHarness } from "../support/app";
 
 setDefaultTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness("seeded_tables");
-});
-afterAll(() => h.close());
-
-async function fundedDeveloper() {
-  const dev = await h.registerDeveloper();
-  expect((await h.call("POST", "/api/me/balance/faucet", { token: dev.token })).status).toBe(200);
-  return dev;
-}
+const h = useHarness("seeded_tables");
 
 async function botOf(dev: { token: string }, name: string, strategy = "caller") {
   const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name, strategy } });
@@ -25,8 +15,8 @@ const balanceOf = async (dev: { token: string }) => (await h.call("GET", "/api/m
 
 describe("a seeded table is private to its creator (whoever knows the seed knows every card)", () => {
   test("another developer's bot is refused with 403 SEEDED_TABLE_PRIVATE and nothing is charged", async () => {
-    const alice = await fundedDeveloper();
-    const bob = await fundedDeveloper();
+    const alice = await h.fundedDeveloper();
+    const bob = await h.fundedDeveloper();
     const table = await h.call("POST", "/api/tables", { token: alice.token, body: { maxPlayers: 2, maxHands: 5, seed: "alice-knows" } });
     expect(table.status).toBe(201);
     const bobBot = await botOf(bob, "bobbot");
@@ -44,8 +34,8 @@ describe("a seeded table is private to its creator (whoever knows the seed knows
   });
 
   test("the seed is shown only to its creator: never in the lobby, an anonymous read or a rival's read", async () => {
-    const alice = await fundedDeveloper();
-    const bob = await fundedDeveloper();
+    const alice = await h.fundedDeveloper();
+    const bob = await h.fundedDeveloper();
     const table = await h.call("POST", "/api/tables", { token: alice.token, body: { maxPlayers: 3, seed: "secret-seed-42" } });
     expect(table.body.config.seed).toBe("secret-seed-42");
     expect(table.body.seeded).toBe(true);
@@ -67,8 +57,8 @@ describe("a seeded table is private to its creator (whoever knows the seed knows
   });
 
   test("an unseeded table is open to everyone and says seeded: false", async () => {
-    const alice = await fundedDeveloper();
-    const bob = await fundedDeveloper();
+    const alice = await h.fundedDeveloper();
+    const bob = await h.fundedDeveloper();
     const table = await h.call("POST", "/api/tables", { token: alice.token, body: { maxPlayers: 2, maxHands: 1 } });
     expect(table.body.seeded).toBe(false);
     const joined = await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: bob.token, body: { botId: await botOf(bob, "open") } });
@@ -78,7 +68,7 @@ describe("a seeded table is private to its creator (whoever knows the seed knows
   });
 
   test("a seeded match is recorded and paid out but never counts toward statistics or the leaderboard", async () => {
-    const alice = await fundedDeveloper();
+    const alice = await h.fundedDeveloper();
     const table = await h.call("POST", "/api/tables", { token: alice.token, body: { maxPlayers: 2, maxHands: 30, seed: "practice" } });
     const botIds = [await botOf(alice, "s1", "raiser"), await botOf(alice, "s2", "caller")];
     for (const botId of botIds) {
