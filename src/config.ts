@@ -1,5 +1,4 @@
 import { parseTrustProxy, type TrustProxy } from "./lib/client-address";
-import { clusterNameFrom } from "./modules/cluster/subjects";
 
 /** Runtime configuration from the environment (SPEC §1). Defaults equal the brief's constants. */
 export interface Config {
@@ -114,4 +113,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     natsUrl: env.NATS_URL || undefined,
     clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
+}
+
+/** CLUSTER_NAME, or one derived from the database: letters, digits, `_` and `-` only (it prefixes NATS subjects). */
+export function clusterNameFrom(explicit: string | undefined, databaseUrl: string | undefined, pgliteDir: string): string {
+  if (explicit) {
+    if (!/^[A-Za-z0-9_-]+$/.test(explicit)) throw new Error(`CLUSTER_NAME must be letters, digits, _ or -, got "${explicit}"`);
+    return explicit;
+  }
+  const source = databaseUrl ?? `pglite:${pgliteDir}`;
+  return `poker_${new Bun.CryptoHasher("sha256").update(source).digest("hex").slice(0, 12)}`;
 }

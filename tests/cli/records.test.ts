@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { main } from "../../src/cli/index";
-import { TableNarrator } from "../../src/cli/format";
+import { TableNarrator } from "@poker-bots/sdk/narrator";
 import { startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(60_000);

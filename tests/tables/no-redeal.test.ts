@@ -59,9 +59,8 @@ describe("a crash never re-deals a deck the players have seen", () => {
     const kills: Array<(typeof CRASH_POINT_KINDS)[number]> = [];
     for (const point of CRASH_POINTS) {
       // A few hands on this run of the server first, then the kill at the crash point.
-      const from = a.messages.length;
-      await a.next((m) => m.type === "hand_ended", 30_000, from);
-      await a.next((m) => m.type === "hand_ended", 30_000, a.messages.length);
+      // (The first hand_ended may end a hand the bot joined by a snapshot: two whole hands follow it.)
+      for (let ended = 0; ended < 3; ended++) await a.next((m) => m.type === "hand_ended", 30_000, a.messages.length);
       if (point === "any moment") await Bun.sleep(Math.floor(Math.random() * 50));
       else await a.next((m) => m.type === point, 30_000, a.messages.length);
       process.kill(server.child.pid, "SIGKILL");
@@ -90,8 +89,8 @@ describe("a crash never re-deals a deck the players have seen", () => {
     const seen = witness([{ name: "a", messages: a.messages }, { name: "b", messages: b.messages }], matchId);
     // The bots were away at each resumption (it came first): each reconnect's snapshot told them what was void.
     expect(seen.announcedVoid.size).toBeGreaterThanOrEqual(CRASH_POINTS.length);
-    // Two hands at least before each kill, and the hand it fell on.
-    expect(seen.dealtTo.get("a")!.length).toBeGreaterThanOrEqual(3 * CRASH_POINTS.length);
+    // Two whole hands at least before each kill.
+    expect(seen.dealtTo.get("a")!.length).toBeGreaterThanOrEqual(2 * CRASH_POINTS.length);
     // No hand number (so no deck) dealt twice, to either bot.
     expect(redealt(seen)).toEqual([]);
     // Nothing shown is silently unsaid: every hand a bot was dealt into is recorded, or a match_resumed voided it.

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
 import { Spectators } from "../../modules/protocol/spectators";
 import { bool, int, str, UsageError } from "../args";
-import { signed, TableNarrator } from "../format";
+import { signed, TableNarrator } from "@poker-bots/sdk/narrator";
 import { freshSeed, loadPlayers, playLocalMatch, type LocalMatchResult } from "../local-match";
 import type { SpectatorMessage } from "@poker-bots/sdk";
 import { need, type Command } from "../command";

@@ -1,7 +1,7 @@
 /** CLI: the service's records — matches, hands, stats, leaderboard, transactions. `--json` prints the API's own JSON. */
 import { bool, int, str, UsageError, type FlagSpec, type Parsed } from "../args";
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
-import { signed, TableNarrator, type RecordedHand } from "../format";
+import { signed, TableNarrator, type RecordedHand } from "@poker-bots/sdk/narrator";
 import { botNames } from "./watch";
 
 const JSON_FLAG: FlagSpec = { json: { kind: "boolean", help: "print the API's JSON (for scripts) instead of lines" } };

@@ -1,7 +1,7 @@
 /** CLI: watch a table live, as readable lines. */
 import { type SpectatorMessage } from "@poker-bots/sdk";
 import { Api } from "../api";
-import { TableNarrator } from "../format";
+import { TableNarrator } from "@poker-bots/sdk/narrator";
 import { SERVER_FLAG, tableIdOf, type Command, type Ctx } from "../command";
 
 export async function botNames(api: Api, ctx: Ctx, botIds: string[], names: Map<string, string>): Promise<void> {

@@ -1,7 +1,6 @@
 import type { Clock } from "../../lib/clock";
 import { applyAction } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
-import type { AskBot } from "../match-host/match-runner";
 import type { SeatRuntime, TableRuntime } from "../match-host/runtime";
 import type { BotGateway } from "../protocol/gateway";
 import { actionRequestMessage } from "../protocol/messages";
@@ -16,6 +15,9 @@ import { actionRequestMessage } from "../protocol/messages";
 export function fallbackAction(legal: LegalActions): PlayerAction {
   return legal.canCheck ? { type: "check" } : { type: "fold" };
 }
+
+/** Asks a seat that is not a built-in (a remote bot, or a bot file in this process) for its action. */
+export type AskBot = (table: TableRuntime, state: HandState, legal: LegalActions, seat: SeatRuntime) => Promise<PlayerAction>;
 
 /** No extra time beyond each action's timeout (local play, where --timeout means what it says). */
 export const NO_TIME_BANK: TimeBankPolicy = { initialMs: 0, refillMs: 0, capMs: 0 };

@@ -21,13 +21,3 @@ export function subjectsFor(cluster: string) {
     heartbeat: `${cluster}.nodes.heartbeat`,
   };
 }
-
-/** Letters, digits, `_` and `-` only: a NATS subject token. */
-export function clusterNameFrom(explicit: string | undefined, databaseUrl: string | undefined, pgliteDir: string): string {
-  if (explicit) {
-    if (!/^[A-Za-z0-9_-]+$/.test(explicit)) throw new Error(`CLUSTER_NAME must be letters, digits, _ or -, got "${explicit}"`);
-    return explicit;
-  }
-  const source = databaseUrl ?? `pglite:${pgliteDir}`;
-  return `poker_${new Bun.CryptoHasher("sha256").update(source).digest("hex").slice(0, 12)}`;
-}

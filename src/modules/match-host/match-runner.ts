@@ -18,7 +18,7 @@ import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from ".
 import { handHistory } from "./hand-history";
 import { chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, STRATEGIES } from "../bots/built-ins";
-import { fallbackAction } from "../action-clock/service";
+import { fallbackAction, type AskBot } from "../action-clock/service";
 import { addHandResult } from "../ratings/skill";
 import { DealGuard, type HandReservations } from "./deal-guard";
 
@@ -34,8 +34,6 @@ export interface MatchStore extends HandReservations {
   finish(outcome: MatchOutcome): Promise<void>;
 }
 
-/** Asks a seat that is not a built-in (a remote or local bot) for its action. */
-export type AskBot = (table: TableRuntime, state: HandState, legal: LegalActions, seat: SeatRuntime) => Promise<PlayerAction>;
 
 export interface MatchDeps {
   clock: Clock;

@@ -2,7 +2,7 @@ import { applyEvent, emptyTable, newHand, type TableState } from "./table-state"
 import { drawTable } from "./table-view";
 import { escapeHtml } from "../view-kit";
 // The same wording as `cli watch`: one narrator for the terminal and the page.
-import { TableNarrator } from "../../../cli/format";
+import { TableNarrator } from "@poker-bots/sdk/narrator";
 
 const data = JSON.parse(document.getElementById("page-data")!.textContent!) as {
   tableId: string;
