@@ -26,7 +26,9 @@ function isSdkImport(specifier: string): boolean {
 
 // The entry imports the guest first so it evaluates (and takes its references to console and
 // JSON) before any line of the bot runs.
-const ENTRY = `import { install } from ${JSON.stringify(GUEST)};\nimport bot from "hosted:bot";\ninstall(bot);\n`;
+// A namespace import, so a file without a default export still builds and install() can say
+// what is missing in words.
+const ENTRY = `import { install } from ${JSON.stringify(GUEST)};\nimport * as file from "hosted:bot";\ninstall(file["default"]);\n`;
 
 export async function bundleBot(source: string, language: "ts" | "js" = "ts"): Promise<BuildResult> {
   // `if (import.meta.main) await runBot(bot)` (the starter's last line) is dead code when hosted:

@@ -127,7 +127,7 @@ export class GuestContext {
     } catch {
       throw new GuestFailure("illegal", "the answer is larger than the limit or not JSON");
     }
-    if (outcome.threw) throw new GuestFailure("exception", String(outcome.threw).slice(0, 500));
+    if (this.interrupted || outcome.threw) throw this.classify(String(outcome.threw).slice(0, 500));
     if (!outcome.settled) throw new GuestFailure("timeout", "decide() returned a promise that never settled");
     return { decided: outcome.decided === true, answer: outcome.answer ?? null };
   }
@@ -191,6 +191,16 @@ export class GuestContext {
     } finally {
       error.dispose();
     }
+    return this.classify(text);
+  }
+
+  /**
+   * The kind of a failure. The interrupt flag, set by our handler, decides a timeout whatever the
+   * guest reports (an interrupt inside an async decide() reaches the guest as a rejection).
+   * Memory and stack are QuickJS's own errors; a bot could throw look-alikes, which only changes
+   * the label on its own failure.
+   */
+  private classify(text: string): GuestFailure {
     if (this.interrupted) return new GuestFailure("timeout", `ran past its ${this.budgetMs} ms CPU budget`);
     if (/out of memory/.test(text)) return new GuestFailure("memory", `exceeded the ${this.limits.memoryBytes >> 20} MiB heap: ${text}`);
     if (/stack overflow/.test(text)) return new GuestFailure("stack", `exceeded the ${this.limits.stackBytes >> 10} KiB stack: ${text}`);
