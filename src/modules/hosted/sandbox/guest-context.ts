@@ -1,0 +1,235 @@
+/**
+ * One bot's QuickJS context (its own runtime: heap limit, stack limit and interrupt handler are
+ * per runtime in QuickJS). Lives inside a sandbox worker; the worker only routes messages to it.
+ * Every way out of the guest is here: two host functions (log, now) and the JSON that
+ * collect() returns. Whatever the guest does, the worker reads only bounded strings and numbers.
+ */
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
+import type { SandboxLimits } from "./limits.ts";
+import type { FailureKind, GuestAnswer, GuestLogLine } from "./messages.ts";
+
+/**
+ * Runs before the bot's script, in the guest: console writes to the host's bounded log; the
+ * clock is frozen at the time the host gives each call (no timing side channel, and the same
+ * answers on a replay); shared memory goes. QuickJS has no fetch, timers, process, require,
+ * WebAssembly or module loader to begin with.
+ */
+const PRELUDE = `(function (hostLog, hostNow, lineChars) {
+  "use strict";
+  const stringify = JSON.stringify;
+  const show = (value) => {
+    if (typeof value === "string") return value;
+    try { const text = stringify(value); return text === undefined ? String(value) : text; } catch (e) {}
+    try { return String(value); } catch (e) { return "[unprintable]"; }
+  };
+  const writer = (level) => function () {
+    let text = "";
+    for (let i = 0; i < arguments.length && text.length < lineChars; i++) text += (i ? " " : "") + show(arguments[i]);
+    hostLog(level, text.length > lineChars ? text.slice(0, lineChars) : text);
+  };
+  globalThis.console = { log: writer("info"), info: writer("info"), debug: writer("debug"), trace: writer("debug"), warn: writer("warn"), error: writer("error") };
+  delete globalThis.SharedArrayBuffer;
+  delete globalThis.Atomics;
+  const RealDate = Date;
+  function HostedDate() {
+    if (!new.target) return new RealDate(hostNow()).toString();
+    return arguments.length === 0 ? new RealDate(hostNow()) : new RealDate(...arguments);
+  }
+  HostedDate.prototype = RealDate.prototype;
+  HostedDate.now = () => hostNow();
+  const origin = hostNow();
+  globalThis.performance = { now: () => hostNow() - origin }; // the SDK times decide() with it
+  HostedDate.parse = RealDate.parse;
+  HostedDate.UTC = RealDate.UTC;
+  Object.defineProperty(RealDate.prototype, "constructor", { value: HostedDate, writable: true, configurable: true });
+  globalThis.Date = HostedDate;
+})`;
+
+const LEVELS = new Set(["debug", "info", "warn", "error"]);
+
+export class GuestFailure extends Error {
+  constructor(readonly kind: FailureKind, message: string) {
+    super(message);
+  }
+}
+
+export class GuestContext {
+  private readonly runtime: QuickJSRuntime;
+  private readonly context: QuickJSContext;
+  private handleFn: QuickJSHandle | null = null;
+  private collectFn: QuickJSHandle | null = null;
+  private deadline = 0;
+  private budgetMs = 0;
+  private interrupted = false;
+  private nowMs = Date.now();
+  private pending: GuestLogLine[] = [];
+  private logBytes = 0;
+  private logLines = 0;
+  private logFull = false;
+
+  constructor(module: QuickJSWASMModule, private readonly limits: SandboxLimits) {
+    this.runtime = module.newRuntime();
+    this.runtime.setMemoryLimit(limits.memoryBytes);
+    this.runtime.setMaxStackSize(limits.stackBytes);
+    // Called by QuickJS every few thousand operations; returning true throws an uncatchable
+    // "interrupted" error in the guest, so try/catch cannot swallow a timeout.
+    this.runtime.setInterruptHandler(() => {
+      if (performance.now() <= this.deadline) return false;
+      this.interrupted = true;
+      return true;
+    });
+    this.context = this.runtime.newContext();
+  }
+
+  /** Runs the prelude and the bot's script, then takes the guest's two entry points. */
+  load(code: string): void {
+    const ctx = this.context;
+    this.arm(this.limits.loadMs);
+    const prelude = this.unwrap(ctx.evalCode(PRELUDE, "prelude.js"));
+    const log = ctx.newFunction("log", (level, text) => void this.log(level, text));
+    const now = ctx.newFunction("now", () => ctx.newNumber(this.nowMs));
+    const chars = ctx.newNumber(this.limits.logLineChars);
+    this.unwrap(ctx.callFunction(prelude, ctx.undefined, log, now, chars)).dispose();
+    for (const h of [prelude, log, now, chars]) h.dispose();
+    this.unwrap(ctx.evalCode(code, "bot.js")).dispose();
+    this.drainJobs();
+    const guest = ctx.getProp(ctx.global, "__hostedGuest");
+    this.unwrap(ctx.evalCode("delete globalThis.__hostedGuest")).dispose();
+    const handle = ctx.getProp(guest, "handle");
+    const collect = ctx.getProp(guest, "collect");
+    guest.dispose();
+    if (ctx.typeof(handle) !== "function" || ctx.typeof(collect) !== "function") {
+      handle.dispose();
+      collect.dispose();
+      throw new GuestFailure("exception", "the script did not install the hosted runtime (was it bundled at upload?)");
+    }
+    this.handleFn = handle;
+    this.collectFn = collect;
+  }
+
+  /** One server message through the bot's session: an action_request runs decide(), others run hooks. */
+  call(message: string, budgetMs: number, nowMs: number): GuestAnswer {
+    if (!this.handleFn || !this.collectFn) throw new GuestFailure("crashed", "the context is not loaded");
+    const ctx = this.context;
+    this.nowMs = nowMs;
+    this.arm(budgetMs);
+    const arg = ctx.newString(message);
+    const handled = ctx.callFunction(this.handleFn, ctx.undefined, arg);
+    arg.dispose();
+    this.unwrap(handled).dispose();
+    this.drainJobs();
+    const collected = this.unwrap(ctx.callFunction(this.collectFn, ctx.undefined));
+    const text = this.boundedString(collected, this.limits.answerBytes + 2_000);
+    collected.dispose();
+    let outcome: { settled?: boolean; decided?: boolean; answer?: unknown; threw?: string | null };
+    try {
+      outcome = JSON.parse(text ?? "");
+    } catch {
+      throw new GuestFailure("illegal", "the answer is larger than the limit or not JSON");
+    }
+    if (this.interrupted || outcome.threw) throw this.classify(String(outcome.threw).slice(0, 500));
+    if (!outcome.settled) throw new GuestFailure("timeout", "decide() returned a promise that never settled");
+    return { decided: outcome.decided === true, answer: outcome.answer ?? null };
+  }
+
+  /** Log lines written since the last call (bounded per match; see SandboxLimits). */
+  takeLogs(): GuestLogLine[] {
+    const lines = this.pending;
+    this.pending = [];
+    return lines;
+  }
+
+  heapBytes(): number {
+    const usage = this.runtime.computeMemoryUsage();
+    try {
+      return Number((this.context.dump(usage) as { memory_used_size?: number }).memory_used_size ?? 0);
+    } finally {
+      usage.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.handleFn?.dispose();
+    this.collectFn?.dispose();
+    this.context.dispose();
+    this.runtime.dispose();
+  }
+
+  private arm(budgetMs: number): void {
+    this.interrupted = false;
+    this.budgetMs = budgetMs;
+    this.deadline = performance.now() + budgetMs;
+  }
+
+  /** Promise jobs run synchronously here (there are no timers), under the same deadline. */
+  private drainJobs(): void {
+    const jobs = this.runtime.executePendingJobs();
+    if (jobs.error) throw this.failure(jobs.error);
+  }
+
+  private unwrap(result: { error?: QuickJSHandle; value?: QuickJSHandle }): QuickJSHandle {
+    if (result.error) throw this.failure(result.error);
+    return result.value!;
+  }
+
+  /** Turns a guest error into a failure kind; the interrupt flag, not the message, decides a timeout. */
+  private failure(error: QuickJSHandle): GuestFailure {
+    let text = "unknown error";
+    try {
+      const ctx = this.context;
+      if (ctx.typeof(error) === "object") {
+        const name = ctx.getProp(error, "name");
+        const message = ctx.getProp(error, "message");
+        text = `${this.boundedString(name, 100) ?? "Error"}: ${this.boundedString(message, 500) ?? ""}`;
+        name.dispose();
+        message.dispose();
+      } else {
+        text = this.boundedString(error, 500) ?? `a ${ctx.typeof(error)} was thrown`;
+      }
+    } catch {
+      // Reading the error failed too (out of memory): the kind below still says what happened.
+    } finally {
+      error.dispose();
+    }
+    return this.classify(text);
+  }
+
+  /**
+   * The kind of a failure. The interrupt flag, set by our handler, decides a timeout whatever the
+   * guest reports (an interrupt inside an async decide() reaches the guest as a rejection).
+   * Memory and stack are QuickJS's own errors; a bot could throw look-alikes, which only changes
+   * the label on its own failure.
+   */
+  private classify(text: string): GuestFailure {
+    if (this.interrupted) return new GuestFailure("timeout", `ran past its ${this.budgetMs} ms CPU budget`);
+    if (/out of memory/.test(text)) return new GuestFailure("memory", `exceeded the ${this.limits.memoryBytes >> 20} MiB heap: ${text}`);
+    if (/stack overflow/.test(text)) return new GuestFailure("stack", `exceeded the ${this.limits.stackBytes >> 10} KiB stack: ${text}`);
+    return new GuestFailure("exception", text);
+  }
+
+  /** A guest string, but never a huge copy: longer than `max` → cut (or a note of its size). */
+  private boundedString(handle: QuickJSHandle, max: number): string | null {
+    const ctx = this.context;
+    if (ctx.typeof(handle) !== "string") return null;
+    const lengthHandle = ctx.getProp(handle, "length");
+    const length = ctx.getNumber(lengthHandle);
+    lengthHandle.dispose();
+    if (length > max * 4) return `[a string of ${length} characters]`;
+    return ctx.getString(handle).slice(0, max);
+  }
+
+  private log(levelHandle: QuickJSHandle, textHandle: QuickJSHandle): void {
+    if (this.logFull) return;
+    const level = this.boundedString(levelHandle, 10) ?? "info";
+    const text = this.boundedString(textHandle, this.limits.logLineChars) ?? "";
+    const bytes = text.length + 16;
+    if (this.logLines + 1 > this.limits.logLinesPerMatch || this.logBytes + bytes > this.limits.logBytesPerMatch) {
+      this.logFull = true;
+      this.pending.push({ level: "warn", text: `log limit reached (${this.limits.logLinesPerMatch} lines or ${this.limits.logBytesPerMatch >> 10} KiB per match): later lines are dropped` });
+      return;
+    }
+    this.logLines++;
+    this.logBytes += bytes;
+    this.pending.push({ level: LEVELS.has(level) ? (level as GuestLogLine["level"]) : "info", text });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The limits every hosted bot runs under: the same for everyone (docs/HOSTED.md lists them).
+ * A table host may pass a smaller per-call budget (the action clock left plus the time bank),
+ * never a larger one than the caller decides; the rest are fixed per context.
+ */
+export interface SandboxLimits {
+  /** CPU time (sandbox time, not queue time) one decide() may use when the caller names no budget. */
+  decisionMs: number;
+  /**
+   * CPU time to load the bot (its script's top-level code, the SDK's evaluator tables included:
+   * about 200 ms in QuickJS), once per match.
+   */
+  loadMs: number;
+  /** CPU time a hook (onHandStarted, onMatchEnded …) or the bot's top-level code may use. */
+  hookMs: number;
+  /** Heap of one context (one QuickJS runtime per bot per match). */
+  memoryBytes: number;
+  /** JavaScript stack of one context: deep recursion ends in a stack overflow, not a crash. */
+  stackBytes: number;
+  /** console.* volume kept per match; later lines are dropped (one "log limit reached" line says so). */
+  logBytesPerMatch: number;
+  logLinesPerMatch: number;
+  /** One log line is cut at this many characters. */
+  logLineChars: number;
+  /** Failed decisions in one match after which the bot is folded for the rest of it. */
+  failuresPerMatch: number;
+  /** An answer (decide's return value) larger than this, as JSON, is an illegal answer. */
+  answerBytes: number;
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = Object.freeze({
+  decisionMs: 1_000,
+  loadMs: 2_000,
+  hookMs: 200,
+  memoryBytes: 64 * 1024 * 1024,
+  stackBytes: 512 * 1024,
+  logBytesPerMatch: 64 * 1024,
+  logLinesPerMatch: 500,
+  logLineChars: 1_000,
+  failuresPerMatch: 3,
+  answerBytes: 4 * 1024,
+});
+
+/** Caller overrides on top of the defaults (tests use small budgets; production uses the defaults). */
+export function resolveLimits(overrides: Partial<SandboxLimits> = {}): SandboxLimits {
+  return { ...DEFAULT_LIMITS, ...overrides };
+}

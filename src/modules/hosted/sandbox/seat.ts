@@ -1,0 +1,171 @@
+/**
+ * A hosted bot in one match (one copy, for duplicate): its own fresh context, its failure count
+ * and its logs. Whatever the guest does, decide() resolves to an action the table can send:
+ * the bot's answer when it is legal, else the no-answer fallback (check, else fold), and after
+ * `failuresPerMatch` failures, fold for the rest of the match without running the bot again.
+ */
+import { check, fold, type Action } from "../../../../packages/sdk/src/actions.ts";
+import type { LogEntry } from "../../../../packages/sdk/src/logger.ts";
+import type { ActionRequestMessage, ServerMessage } from "../../../../packages/sdk/src/messages.ts";
+import { legalize } from "../../../../packages/sdk/src/session.ts";
+import { decisionState } from "../../../../packages/sdk/src/state.ts";
+import type { SandboxLimits } from "./limits.ts";
+import type { FailureKind, FromWorker, GuestAnswer, GuestLogLine } from "./messages.ts";
+import { WorkerLost, type SandboxPool } from "./pool.ts";
+
+export interface HostedLogLine extends GuestLogLine {
+  /** "bot": the bot's console and the SDK's warnings; "host": what the sandbox did about it. */
+  source: "bot" | "host";
+  handNumber: number | null;
+  kind?: FailureKind;
+}
+
+export type Decision =
+  | { ok: true; action: Action; ms: number }
+  | { ok: false; action: Action; ms: number; kind: FailureKind; message: string };
+
+export type Delivery = { ok: true; ms: number } | { ok: false; ms: number; kind: FailureKind; message: string };
+
+export interface DecideOptions {
+  /** CPU budget for this decision (the action clock left, plus the time bank); default limits.decisionMs. */
+  budgetMs?: number;
+  /** What Date.now() says inside the guest during this call; default the host's clock. */
+  nowMs?: number;
+}
+
+/** Thrown by open() when the bot cannot even be loaded (its top-level code failed, or no default bot). */
+export class SandboxOpenError extends Error {
+  constructor(readonly kind: FailureKind, message: string, readonly logs: GuestLogLine[]) {
+    super(message);
+  }
+}
+
+type Outcome = { ok: true; ms: number; result?: GuestAnswer } | { ok: false; ms: number; kind: FailureKind; message: string };
+
+let nextContextId = 1;
+
+export class HostedSeat {
+  private slot = -1;
+  private generation = -1;
+  private readonly contextId = nextContextId++;
+  private readonly lines: HostedLogLine[] = [];
+  private handNumber: number | null = null;
+  private closed = false;
+  private released = false;
+  failures = 0;
+  disabled = false;
+
+  private constructor(
+    private readonly pool: SandboxPool,
+    private readonly code: string,
+    private readonly limits: SandboxLimits,
+    readonly botId: string | null,
+  ) {}
+
+  static async open(pool: SandboxPool, code: string, limits: SandboxLimits, botId: string | null): Promise<HostedSeat> {
+    const seat = new HostedSeat(pool, code, limits, botId);
+    const reply = await seat.load();
+    if (!reply.ok) throw new SandboxOpenError(reply.kind, reply.message, reply.logs);
+    return seat;
+  }
+
+  /** An action_request, answered. Never rejects: a failure is reported and the fallback sent. */
+  async decide(request: ActionRequestMessage, options: DecideOptions = {}): Promise<Decision> {
+    this.handNumber = request.handNumber;
+    const state = decisionState(request, { botId: this.botId, matchId: request.matchId, config: null, handNumber: request.handNumber, button: null, history: [] });
+    const fallback = state.legal.has("check") ? check() : fold();
+    if (this.disabled) return { ok: false, action: fold(), ms: 0, kind: "disabled", message: "folded for the rest of the match after repeated failures" };
+    const outcome = await this.run(JSON.stringify(request), options.budgetMs ?? this.limits.decisionMs, options.nowMs);
+    if (!outcome.ok) return { ...this.fail(outcome.kind, outcome.message), action: this.disabled ? fold() : fallback, ms: outcome.ms };
+    // The guest's own legality check is not trusted: the answer is checked again here, by the SDK's rules.
+    let illegal: string | null = null;
+    const action = legalize(outcome.result?.decided ? outcome.result.answer : null, state, (entry: LogEntry) => {
+      if (entry.level === "warn") illegal = String(entry.reason);
+    });
+    if (illegal !== null) return { ...this.fail("illegal", illegal), action: this.disabled ? fold() : fallback, ms: outcome.ms };
+    return { ok: true, action, ms: outcome.ms };
+  }
+
+  /** Any other server message (hand_started, action, hand_ended …): keeps the bot's hand context, runs its hooks. */
+  async notify(message: ServerMessage): Promise<Delivery> {
+    if ("handNumber" in message && typeof message.handNumber === "number") this.handNumber = message.handNumber;
+    if (this.disabled) return { ok: false, ms: 0, kind: "disabled", message: "folded for the rest of the match after repeated failures" };
+    const outcome = await this.run(JSON.stringify(message), this.limits.hookMs);
+    return outcome.ok ? { ok: true, ms: outcome.ms } : { ...this.fail(outcome.kind, `${message.type}: ${outcome.message}`), ms: outcome.ms };
+  }
+
+  /** The bot's log lines (bounded per match) and the host's lines about it, oldest first. */
+  logs(): HostedLogLine[] {
+    return [...this.lines];
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.release();
+  }
+
+  private async load(): Promise<FromWorker> {
+    this.slot = this.pool.pick();
+    this.generation = this.pool.generation(this.slot);
+    this.pool.adjustContexts(this.slot, this.generation, 1);
+    const reply = await this.pool.request(this.slot, { op: "open", contextId: this.contextId, code: this.code, limits: this.limits }, this.limits.loadMs).catch(
+      (error): FromWorker => ({ id: 0, ok: false, ms: 0, logs: [], kind: "crashed", message: String((error as Error).message) }),
+    );
+    this.keep(reply.logs);
+    if (!reply.ok) this.pool.adjustContexts(this.slot, this.generation, -1);
+    return reply;
+  }
+
+  /**
+   * One guest call. A worker lost under it is survivable for the bystanders: the context is
+   * reopened (the bot's own memory from before is gone, and a host line says so) and the call
+   * retried once. The call that was running when the worker hung is the one that failed.
+   */
+  private async run(message: string, budgetMs: number, nowMs = Date.now(), retried = false): Promise<Outcome> {
+    if (this.closed) return { ok: false, ms: 0, kind: "crashed", message: "the seat is closed" };
+    let reply: FromWorker;
+    try {
+      if (this.pool.generation(this.slot) !== this.generation) throw new WorkerLost(false);
+      reply = await this.pool.request(this.slot, { op: "call", contextId: this.contextId, message, budgetMs, nowMs }, budgetMs);
+    } catch (error) {
+      if (!(error instanceof WorkerLost)) return { ok: false, ms: 0, kind: "crashed", message: String((error as Error).message) };
+      if (error.culprit) return { ok: false, ms: budgetMs, kind: "timeout", message: `${error.message} (it ran past its ${budgetMs} ms budget)` };
+      if (retried) return { ok: false, ms: 0, kind: "crashed", message: error.message };
+      this.hostLine("warn", "the context was restarted: the worker it ran in was replaced (another bot ran away); this bot's memory from before is gone");
+      const reopened = await this.load();
+      if (!reopened.ok) return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+      return this.run(message, budgetMs, nowMs, true);
+    }
+    this.keep(reply.logs);
+    return reply.ok ? { ok: true, ms: reply.ms, result: reply.result } : { ok: false, ms: reply.ms, kind: reply.kind, message: reply.message };
+  }
+
+  private fail(kind: FailureKind, message: string): { ok: false; kind: FailureKind; message: string } {
+    this.failures++;
+    this.hostLine("warn", `decision failed (${kind}): ${message}; the no-answer fallback was sent`, kind);
+    if (this.failures >= this.limits.failuresPerMatch && !this.disabled) {
+      this.disabled = true;
+      this.hostLine("error", `${this.failures} failures in this match: the bot is folded for the rest of it`, "disabled");
+      void this.release();
+    }
+    return { ok: false, kind, message };
+  }
+
+  private keep(lines: GuestLogLine[]): void {
+    for (const line of lines) this.lines.push({ ...line, source: "bot", handNumber: this.handNumber });
+  }
+
+  private hostLine(level: GuestLogLine["level"], text: string, kind?: FailureKind): void {
+    this.lines.push({ level, text, source: "host", handNumber: this.handNumber, ...(kind ? { kind } : {}) });
+  }
+
+  /** Frees the context (the seat stays, answering fold if it was disabled). */
+  private async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    if (this.pool.generation(this.slot) !== this.generation) return;
+    this.pool.adjustContexts(this.slot, this.generation, -1);
+    await this.pool.request(this.slot, { op: "close", contextId: this.contextId }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Issue 27's attacks, each a bot file in fixtures/: for each, the failure kind, the fallback
+ * action, a log line, the host's event loop ticking while it runs, another table's bot (on the
+ * other worker) still deciding at speed, and nothing left behind for the next context.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { sampleRequest } from "../../src/modules/hosted/sample.ts";
+import { bundleBot, createSandbox, type FailureKind, type HostedSeat, type Sandbox } from "../../src/modules/hosted/sandbox/index.ts";
+import { bundleFile, bundleFixture, ticksDuring } from "./support.ts";
+
+setDefaultTimeout(30_000);
+
+const DECISION_MS = 300;
+let sandbox: Sandbox;
+let starter: string;
+/** A well-behaved bot at "another table", opened first so it has a worker to itself. */
+let bystander: HostedSeat;
+
+beforeAll(async () => {
+  sandbox = createSandbox({ workers: 2, limits: { decisionMs: DECISION_MS }, graceMs: 700 });
+  starter = await bundleFile(new URL("../../examples/starter-bot.ts", import.meta.url).pathname);
+  bystander = await sandbox.open(starter, { botId: "bystander" });
+});
+
+afterAll(() => sandbox.close());
+
+/** Runs the hostile decision while the bystander keeps deciding; returns both sides' figures. */
+async function attack(fixture: string, expectedKinds: FailureKind | FailureKind[], logPattern: RegExp) {
+  const kinds = [expectedKinds].flat();
+  const seat = await sandbox.open(await bundleFixture(fixture), { botId: fixture });
+  let hostileDone = false;
+  let bystanderDecisions = 0;
+  const other = (async () => {
+    while (!hostileDone) {
+      const d = await bystander.decide(sampleRequest("preflop", `b-${bystanderDecisions}`));
+      expect(d.ok).toBe(true);
+      bystanderDecisions++;
+    }
+  })();
+  const { result: decision, ticks, ms } = await ticksDuring(async () => {
+    try {
+      return await seat.decide(sampleRequest("preflop"));
+    } finally {
+      hostileDone = true;
+    }
+  });
+  await other;
+  expect(decision.ok).toBe(false);
+  if (decision.ok) return;
+  expect(kinds).toContain(decision.kind);
+  // Facing a bet, the no-answer fallback is fold (check when checking is free).
+  expect(decision.action).toEqual({ action: "fold" });
+  const host = seat.logs().filter((l) => l.source === "host");
+  expect(host.some((l) => l.kind === decision.kind && /decision failed/.test(l.text))).toBe(true);
+  expect(seat.logs().some((l) => logPattern.test(l.text))).toBe(true);
+  // The host's loop kept running: a long attack must not have starved the 5 ms ticker.
+  if (ms > 100) expect(ticks).toBeGreaterThan(ms / 5 / 4);
+  // Another table kept going: the bystander decided throughout (a decision takes about a millisecond).
+  if (ms > 100) expect(bystanderDecisions).toBeGreaterThan(10);
+  // After the failure the same seat still answers (the context survives what the limits stopped).
+  const next = await seat.decide(sampleRequest("flop", "after"));
+  expect(next.action).toEqual(next.ok ? next.action : { action: "check" });
+  await seat.close();
+  return { decision, ticks, ms, bystanderDecisions };
+}
+
+describe("hosted bot attacks", () => {
+  test("an infinite loop (inside try/catch) is interrupted at its CPU budget", async () => {
+    const r = await attack("infinite-loop", "timeout", /looping forever/);
+    expect(r!.decision.ms).toBeGreaterThanOrEqual(DECISION_MS);
+    expect(r!.decision.ms).toBeLessThan(DECISION_MS + 200);
+  });
+
+  test("an allocation bomb ends at its budget: interrupted, out of memory, or (stuck in native code) its worker replaced", async () => {
+    const before = (await sandbox.stats()).workerReplacements;
+    const r = await attack("allocation-bomb", ["timeout", "memory"], /allocating|stopped answering/);
+    // Array.fill of 100 000 holes runs natively for long stretches where QuickJS polls no
+    // interrupt: then the watchdog (budget + grace) replaces the worker. attack() decides twice.
+    expect((await sandbox.stats()).workerReplacements - before).toBeLessThanOrEqual(2);
+    expect(r!.ms).toBeLessThan(DECISION_MS + 700 + 1_000);
+  });
+
+  test("deep recursion ends in a stack overflow, not a crash", async () => {
+    await attack("deep-recursion", "stack", /recursing/);
+  });
+
+  test("a 100 MB string hits the 64 MiB heap limit", async () => {
+    await attack("huge-string", "memory", /building 100 MB/);
+  });
+
+  test("prototype pollution of what the host hands in changes nothing outside, and the answer is re-checked", async () => {
+    const request = sampleRequest("preflop");
+    const copy = structuredClone(request);
+    const seat = await sandbox.open(await bundleFixture("prototype-pollution"));
+    const decision = await seat.decide(request);
+    expect(decision).toMatchObject({ ok: false, kind: "illegal", action: { action: "fold" } });
+    expect(request).toEqual(copy); // the host's object is untouched: the guest got JSON
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(JSON.parse("1")).toBe(1);
+    expect(seat.logs().some((l) => /polluted Object.prototype/.test(l.text))).toBe(true);
+    await seat.close();
+    await attack("prototype-pollution", "illegal", /polluted/);
+  });
+
+  test("probing globalThis finds no host object (process, Bun, require, fetch, timers, WebAssembly, shared memory)", async () => {
+    await attack("probe-globals", "exception", /host objects found: none/);
+  });
+
+  test("the Function constructor reaches only the sandbox's own global", async () => {
+    await attack("function-constructor", "exception", /undefined:undefined:undefined; global is the sandbox's: true/);
+  });
+
+  test("import() of a computed name fails at run time; a static import fails the build", async () => {
+    await attack("dynamic-import", "exception", /importing node:fs/);
+    const built = await bundleBot(await Bun.file(new URL("./fixtures/static-import.ts", import.meta.url)).text());
+    expect(built.ok).toBe(false);
+    if (!built.ok) expect(built.errors[0].message).toContain('cannot import "node:fs"');
+  });
+
+  test("a bot cannot read another bot's state or code, even in the same worker", async () => {
+    const keeper = await sandbox.open(await bundleFixture("secret-keeper"), { botId: "keeper" });
+    const secretHand = { ...sampleRequest("preflop"), holeCards: ["Qs", "Qd"] as [string, string] };
+    expect((await keeper.decide(secretHand)).ok).toBe(true);
+    // With two workers and the bystander on one, keeper and spy share the other worker.
+    const r = await attack("spy", "exception", /loot: \{"secret":null,"mark":null,"cards":null,"guest":"undefined","globals":\[\]\}/);
+    expect(r!.decision.ok).toBe(false);
+    expect(keeper.logs().some((l) => l.text.includes("victim-secret-4f1c"))).toBe(true);
+    await keeper.close();
+  });
+
+  test("a fresh context per match: what a bot left in one is gone in the next", async () => {
+    const code = await bundleFixture("secret-keeper");
+    const first = await sandbox.open(code);
+    await first.decide(sampleRequest("preflop"));
+    await first.close();
+    const spy = await sandbox.open(await bundleFixture("spy"));
+    const decision = await spy.decide(sampleRequest("preflop"));
+    expect(decision).toMatchObject({ ok: false, kind: "exception" });
+    await spy.close();
+  });
+});
