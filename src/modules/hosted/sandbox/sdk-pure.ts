@@ -29,4 +29,6 @@ export const configPath = unavailable("configPath");
 export const readConfig = unavailable("readConfig");
 export const writeConfig = unavailable("writeConfig");
 export const resolveServer = unavailable("resolveServer");
+export const normalizeServer = unavailable("normalizeServer");
+export const profileOf = unavailable("profileOf");
 export const DEFAULT_SERVER = "";
