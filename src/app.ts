@@ -18,6 +18,9 @@ import { docsModule } from "./modules/docs";
 import { httpConventions, methodsOfRoutes } from "./plugins/http-conventions";
 import { healthModule } from "./modules/health";
 import { matchesModule } from "./modules/matches";
+import { httpMetrics, metricsModule } from "./modules/metrics";
+import { instrument } from "./modules/metrics/instrument";
+import { Metrics } from "./modules/metrics/service";
 import { Matches } from "./modules/matches/service";
 import { protocolModule } from "./modules/protocol";
 import { BotGateway } from "./modules/protocol/gateway";
@@ -138,6 +141,8 @@ export function createServices(deps: AppDeps): Services {
 /** Composes the feature modules. Never listens: tests call `app.handle`, main.ts calls `listen`. */
 export function createApp(deps: AppDeps) {
   const services = createServices(deps);
+  const metrics = new Metrics(deps.config.hostId);
+  instrument(metrics, services, deps.bus);
   const auth: AuthOptions = {
     secret: deps.jwtSecret,
     clock: services.clock,
@@ -150,6 +155,7 @@ export function createApp(deps: AppDeps) {
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
   const methodsOf = methodsOfRoutes(() => app.routes);
   const app = new Elysia({ normalize: false, systemRouter: false })
+    .use(httpMetrics(metrics))
     .use(errorHandler(deps.log ?? defaultLog, () => notFoundPage("No page at this address."), methodsOf))
     .use(httpConventions({ corsOrigins: deps.config.corsOrigins, methodsOf }))
     .onRequest(({ request }) => {
@@ -160,6 +166,7 @@ export function createApp(deps: AppDeps) {
     .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
     .use(docsModule())
     .use(healthModule(deps.dbKind, services.cluster))
+    .use(metricsModule(metrics, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy }))
     .use(
       authModule(
         services.identity,
@@ -179,7 +186,7 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(webModule({ ...services, leaderboardMinMatches: deps.config.leaderboardMinMatches }));
-  return Object.assign(app, { services });
+  return Object.assign(app, { services, metrics });
 }
 
 export type App = ReturnType<typeof createApp>;

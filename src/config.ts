@@ -54,6 +54,8 @@ export interface Config {
   natsUrl: string | undefined;
   /** Namespaces every subject (default derived from the database). */
   clusterName: string;
+  /** Set: GET /metrics requires it as a bearer token; unset: it answers loopback clients only. */
+  metricsToken: string | undefined;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -106,6 +108,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     spectatorsPerTable: integerFrom(env, "SPECTATORS_PER_TABLE", 500, 1),
     spectatorsPerAddress: integerFrom(env, "SPECTATORS_PER_ADDRESS", 20, 1),
     natsUrl: env.NATS_URL || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
 }

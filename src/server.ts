@@ -30,8 +30,12 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   const lease = await LeaseKeeper.acquire(
     database.db,
     config.hostId,
-    (rows) => app.services.tables.adopt(rows),
+    (rows) => {
+      app.metrics.tablesTakenOver.inc(rows.length);
+      return app.services.tables.adopt(rows);
+    },
     () => {
+      app.metrics.leaseLost.inc();
       log("this node's lease was taken over (it was paused or cut off): it drops its tables and writes nothing more");
       app.services.tables.abandon();
       options.onLeaseLost?.();
@@ -46,6 +50,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     ? await (await import("./lib/bus/nats-bus")).NatsBus.connect(config.natsUrl, `poker ${config.clusterName} ${config.hostId}`, log)
     : new LocalBus();
   app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, fence: () => lease.token, leaseStanding: lease.standing });
+  app.metrics.sampled("poker_lease_standing", "1 while this node's lease provably stands (its tables deal only then)", [], () => [[{}, lease.standing() ? 1 : 0]]);
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
   app.services.cluster.start();

@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { lockDirectory } from "./directory-lock";
 import { createPgliteDirectory, isFreshDirectory, MIGRATIONS_FOLDER } from "./pglite-snapshot";
-import { isConflict } from "./retry";
+import { isConflict, noteRetry } from "./retry";
 import * as schema from "./schema";
 
 /** One Drizzle type for both drivers: everything above this file is driver-agnostic. */
@@ -151,6 +151,7 @@ export async function retryOnConflict<T>(transaction: () => Promise<T>, attempts
       return await transaction();
     } catch (error) {
       if (attempt >= attempts || !isConflict(error)) throw error;
+      noteRetry("conflict");
       await Bun.sleep(attempt * 5 + Math.random() * 10);
     }
   }

@@ -72,7 +72,7 @@ export class Tables {
   /** Every match promise, so shutdown and tests can wait for them. */
   private readonly running = new Set<Promise<unknown>>();
 
-  private readonly journal: HandJournal;
+  readonly journal: HandJournal;
   private expiry: ReturnType<typeof setInterval> | undefined;
   /** Set when this node joins its cluster: reaches the tables other nodes host. */
   relay: TableRelay | undefined;
@@ -161,6 +161,8 @@ export class Tables {
   hostedCount(): number {
     return this.hosted.size;
   }
+
+  hostedStatuses = () => [...this.hosted.values()].map((entry) => entry.table.status);
 
   /**
    * Tables nobody sits at expire after `ttlMs` waiting (no match, no money): a developer's
