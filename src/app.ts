@@ -2,6 +2,9 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Db } from "./db";
 import { systemClock, type Clock } from "./lib/clock";
+import { createLogger, logTo, type Log } from "./lib/log";
+import type { Logger } from "pino";
+import { requestLog } from "./plugins/request-log";
 import { errorHandler, payloadTooLarge, readJsonBody, refuseContentEncoding } from "./lib/http";
 import { RateLimiter } from "./lib/rate-limit";
 import { SharedRateLimiter } from "./modules/auth/shared-limiter";
@@ -46,7 +49,10 @@ export interface AppDeps {
   config: Config;
   jwtSecret: string;
   clock?: Clock;
-  log?: (message: string, error?: unknown) => void;
+  /** The log seam (see lib/log); default: structured lines on stderr. */
+  log?: Log;
+  /** For the per-request lines at LOG_LEVEL=debug (absent: none). */
+  logger?: Logger;
   /** Between nodes (NATS); default: an in-process bus, one node alone. */
   bus?: Bus;
   /** This node's lease, fencing every table write (absent: no fencing, a single app in tests). */
@@ -72,12 +78,18 @@ export interface Services {
   clock: Clock;
 }
 
-const defaultLog = (message: string, error?: unknown) => console.error(`[poker] ${message}`, error ?? "");
+const defaultLogs = new WeakMap<Config, Log>();
+/** One default logger per configuration, shared by the services and the app built from it. */
+function defaultLog(config: Config): Log {
+  let log = defaultLogs.get(config);
+  if (!log) defaultLogs.set(config, (log = logTo(createLogger({ node: config.hostId, format: config.logFormat, level: config.logLevel }))));
+  return log;
+}
 
 export function createServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { config, db } = deps;
-  const log = deps.log ?? defaultLog;
+  const log = deps.log ?? defaultLog(config);
   const bots = new Bots(db, clock, config.maxBotsPerDeveloper);
   const accounts = new Accounts({
     db,
@@ -156,7 +168,8 @@ export function createApp(deps: AppDeps) {
   const methodsOf = methodsOfRoutes(() => app.routes);
   const app = new Elysia({ normalize: false, systemRouter: false })
     .use(httpMetrics(metrics))
-    .use(errorHandler(deps.log ?? defaultLog, () => notFoundPage("No page at this address."), methodsOf))
+    .use(requestLog(deps.logger))
+    .use(errorHandler(deps.log ?? defaultLog(deps.config), () => notFoundPage("No page at this address."), methodsOf))
     .use(httpConventions({ corsOrigins: deps.config.corsOrigins, methodsOf }))
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);

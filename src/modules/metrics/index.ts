@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { TrustProxy } from "../../lib/client-address";
 import { errors } from "../../lib/errors";
+import { outcomeOf, requestOutcome } from "../../plugins/request-outcome";
 import { metricsAccess } from "./access";
 import type { Metrics } from "./service";
 
@@ -24,33 +25,21 @@ export function metricsModule(metrics: Metrics, access: { token: string | undefi
   );
 }
 
-const STARTED = new WeakMap<Request, number>();
-const STATUS = new WeakMap<Request, number>();
-
 /**
  * Counts and times every HTTP request by method, route TEMPLATE (`/api/tables/:tableId`, never
  * the path: ids would make the series unbounded) and status. Paths no route matched share
  * route="unmatched" (status 404, a wrong method on a known path included); methods outside the
- * usual few share "other" (both are attacker-chosen). The status is read where the final body is
- * mapped (the error handler answers with a Response that `set.status` does not reflect).
+ * usual few share "other" (both are attacker-chosen).
  */
 export function httpMetrics(metrics: Metrics) {
   return new Elysia({ name: "plugin:http-metrics" })
-    .onRequest(({ request }) => {
-      STARTED.set(request, performance.now());
-    })
-    .mapResponse({ as: "global" }, ({ request, responseValue, set }) => {
-      STATUS.set(request, responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
-    })
+    .use(requestOutcome)
     .onAfterResponse({ as: "global" }, (context) => {
-      const { request } = context;
-      const started = STARTED.get(request);
-      if (started === undefined) return;
-      const route = (context as { route?: string }).route || "unmatched";
-      const status = STATUS.get(request) ?? ((context as { code?: unknown }).code === "NOT_FOUND" ? 404 : context.set.status);
-      const labels = { method: METHODS.has(request.method) ? request.method : "other", route, status: String(status) };
+      const outcome = outcomeOf(context);
+      if (!outcome) return;
+      const labels = { method: METHODS.has(context.request.method) ? context.request.method : "other", route: outcome.route, status: String(outcome.status) };
       metrics.httpRequests.inc(labels);
-      metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+      metrics.httpDuration.observe(labels, outcome.durationMs / 1000);
     });
 }
 
