@@ -2,6 +2,9 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Db } from "./db";
 import { systemClock, type Clock } from "./lib/clock";
+import { createLogger, logTo, type Log } from "./lib/log";
+import type { Logger } from "pino";
+import { requestLog } from "./plugins/request-log";
 import { payloadTooLarge, readJsonBody, refuseContentEncoding } from "./lib/http";
 import { errorHandler } from "./plugins/error-handler";
 import { RateLimiter } from "./lib/rate-limit";
@@ -19,6 +22,9 @@ import { docsModule } from "./modules/docs";
 import { httpConventions, methodsOfRoutes } from "./plugins/http-conventions";
 import { healthModule } from "./modules/health";
 import { matchesModule } from "./modules/matches";
+import { httpMetrics, metricsModule } from "./modules/metrics";
+import { instrument } from "./modules/metrics/instrument";
+import { Metrics } from "./modules/metrics/service";
 import { Matches } from "./modules/matches/service";
 import { protocolModule } from "./modules/protocol";
 import { BotGateway } from "./modules/protocol/gateway";
@@ -46,7 +52,10 @@ export interface AppDeps {
   config: Config;
   jwtSecret: string;
   clock?: Clock;
-  log?: (message: string, error?: unknown) => void;
+  /** The log seam (see lib/log); default: structured lines on stderr. */
+  log?: Log;
+  /** For the per-request lines at LOG_LEVEL=debug (absent: none). */
+  logger?: Logger;
   /** Between nodes (NATS); default: an in-process bus, one node alone. */
   bus?: Bus;
   /** This node's lease, fencing every table write (absent: no fencing, a single app in tests). */
@@ -74,12 +83,18 @@ export interface Services {
   clock: Clock;
 }
 
-const defaultLog = (message: string, error?: unknown) => console.error(`[poker] ${message}`, error ?? "");
+const defaultLogs = new WeakMap<Config, Log>();
+/** One default logger per configuration, shared by the services and the app built from it. */
+function defaultLog(config: Config): Log {
+  let log = defaultLogs.get(config);
+  if (!log) defaultLogs.set(config, (log = logTo(createLogger({ node: config.hostId, format: config.logFormat, level: config.logLevel }))));
+  return log;
+}
 
 export function createServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { config, db } = deps;
-  const log = deps.log ?? defaultLog;
+  const log = deps.log ?? defaultLog(config);
   const bots = new Bots(db, clock, config.maxBotsPerDeveloper);
   const accounts = new Accounts({
     db,
@@ -151,6 +166,8 @@ export function createServices(deps: AppDeps): Services {
 /** Composes the feature modules. Never listens: tests call `app.handle`, main.ts calls `listen`. */
 export function createApp(deps: AppDeps) {
   const services = createServices(deps);
+  const metrics = new Metrics(deps.config.hostId);
+  instrument(metrics, services, deps.bus);
   const auth: AuthOptions = {
     secret: deps.jwtSecret,
     clock: services.clock,
@@ -163,7 +180,9 @@ export function createApp(deps: AppDeps) {
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
   const methodsOf = methodsOfRoutes(() => app.routes);
   const app = new Elysia({ normalize: false, systemRouter: false })
-    .use(errorHandler(deps.log ?? defaultLog, () => notFoundPage("No page at this address."), methodsOf))
+    .use(httpMetrics(metrics))
+    .use(requestLog(deps.logger))
+    .use(errorHandler(deps.log ?? defaultLog(deps.config), () => notFoundPage("No page at this address."), methodsOf))
     .use(httpConventions({ corsOrigins: deps.config.corsOrigins, methodsOf }))
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);
@@ -173,6 +192,7 @@ export function createApp(deps: AppDeps) {
     .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
     .use(docsModule())
     .use(healthModule(deps.dbKind, services.cluster))
+    .use(metricsModule(metrics, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy }))
     .use(
       authModule(
         services.identity,
@@ -192,7 +212,7 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(webModule({ ...services, leaderboardMinMatches: deps.config.leaderboardMinMatches }));
-  return Object.assign(app, { services });
+  return Object.assign(app, { services, metrics });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,4 +1,13 @@
 import { parseTrustProxy, type TrustProxy } from "./lib/client-address";
+import { logFormatFrom, type LogFormat } from "./lib/log";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"];
+
+function logLevelFrom(value: string | undefined): string {
+  if (!value) return "info";
+  if (!LOG_LEVELS.includes(value)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
+  return value;
+}
 
 /** Runtime configuration from the environment (SPEC §1). Defaults equal the brief's constants. */
 export interface Config {
@@ -53,6 +62,12 @@ export interface Config {
   natsUrl: string | undefined;
   /** Namespaces every subject (default derived from the database). */
   clusterName: string;
+  /** LOG_FORMAT: json (one line per event) or pretty; default pretty on a terminal, else json. */
+  logFormat: LogFormat;
+  /** LOG_LEVEL: info by default; debug adds a line per HTTP request. */
+  logLevel: string;
+  /** Set: GET /metrics requires it as a bearer token; unset: it answers loopback clients only. */
+  metricsToken: string | undefined;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -111,6 +126,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     spectatorsPerTable: integerFrom(env, "SPECTATORS_PER_TABLE", 500, 1),
     spectatorsPerAddress: integerFrom(env, "SPECTATORS_PER_ADDRESS", 20, 1),
     natsUrl: env.NATS_URL || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    logFormat: logFormatFrom(env.LOG_FORMAT || undefined, Boolean(process.stderr.isTTY)),
+    logLevel: logLevelFrom(env.LOG_LEVEL),
     clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
 }

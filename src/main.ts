@@ -1,5 +1,6 @@
 import { loadConfig } from "./config";
 import { startServer } from "./server";
+import { createLogger, logTo } from "./lib/log";
 
 const startedAt = performance.now();
 const config = loadConfig();
@@ -7,9 +8,13 @@ const config = loadConfig();
 // A stray rejection or exception (a driver callback, a timer) must not take every match and
 // socket of this process down with it: log it and keep serving. Money stays exact regardless,
 // as every balance change is one guarded SQL transaction; known sources are fixed at the source.
-process.on("unhandledRejection", (reason) => console.error(`[poker ${config.hostId}] unhandled rejection (kept running):`, reason));
-process.on("uncaughtException", (error) => console.error(`[poker ${config.hostId}] uncaught exception (kept running):`, error));
+// Events go to stderr as structured lines (lib/log); stdout keeps the banner and the shutdown report for whoever started it.
+const logger = createLogger({ node: config.hostId, format: config.logFormat, level: config.logLevel });
+const log = logTo(logger);
+process.on("unhandledRejection", (reason) => log("unhandled rejection (kept running)", reason ?? "undefined"));
+process.on("uncaughtException", (error) => log("uncaught exception (kept running)", error));
 const server = await startServer(config, {
+  logger,
   // Another node took this one's tables over (it was paused or cut off): stop; a supervisor restarts it fresh.
   onLeaseLost: () => process.exit(1),
 }).catch((error) => {

@@ -7,6 +7,8 @@ import { LocalBus } from "./lib/bus/local-bus";
 import { releaseLease } from "./modules/cluster/lease";
 import { LeaseKeeper } from "./modules/cluster/takeover";
 import { MAX_FRAME_BYTES } from "./modules/protocol";
+import { createLogger, logTo } from "./lib/log";
+import type { Logger } from "pino";
 
 export interface RunningServer {
   app: App;
@@ -21,17 +23,22 @@ export interface RunningServer {
 }
 
 /** Opens the database (running migrations), builds the app and listens. Used by main.ts and tests. */
-export async function startServer(config: Config, options: { clock?: Clock; onLeaseLost?: () => void } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, options: { clock?: Clock; onLeaseLost?: () => void; logger?: Logger } = {}): Promise<RunningServer> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, servingHost: config.hostId });
   const jwtSecret = await ensureJwtSecret(database.db, config.jwtSecret);
-  const log = (message: string, error?: unknown) => console.error(`[poker ${config.hostId}] ${message}`, error ?? "");
+  const logger = options.logger ?? createLogger({ node: config.hostId, format: config.logFormat, level: config.logLevel });
+  const log = logTo(logger);
   // The lease first: a second process with a live HOST_ID stops here, before it binds or touches a table.
   let app: App;
   const lease = await LeaseKeeper.acquire(
     database.db,
     config.hostId,
-    (rows) => app.services.host.adopt(rows),
+    (rows) => {
+      app.metrics.tablesTakenOver.inc(rows.length);
+      return app.services.host.adopt(rows);
+    },
     () => {
+      app.metrics.leaseLost.inc();
       log("this node's lease was taken over (it was paused or cut off): it drops its tables and writes nothing more");
       app.services.host.abandon();
       options.onLeaseLost?.();
@@ -45,7 +52,8 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   const bus = config.natsUrl
     ? await (await import("./lib/bus/nats-bus")).NatsBus.connect(config.natsUrl, `poker ${config.clusterName} ${config.hostId}`, log)
     : new LocalBus();
-  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, fence: () => lease.token, leaseStanding: lease.standing });
+  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, logger, fence: () => lease.token, leaseStanding: lease.standing });
+  app.metrics.sampled("poker_lease_standing", "1 while this node's lease provably stands (its tables deal only then)", [], () => [[{}, lease.standing() ? 1 : 0]]);
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
   app.services.cluster.start();
@@ -64,11 +72,11 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   app.services.spectators.publishTopic = (topic, text) => app.server?.publish(topic, text);
   const recovered = await app.services.host.recover();
   if (recovered.running > 0 || recovered.waiting > 0) {
-    console.log(`resumed this node's tables: ${recovered.running} running match(es) from their last recorded hand, ${recovered.waiting} waiting table(s)`);
+    log(`resumed this node's tables: ${recovered.running} running match(es) from their last recorded hand, ${recovered.waiting} waiting table(s)`);
   }
   lease.start();
   app.services.host.startExpiry(config.waitingTableTtlMs);
-  const forgetOldKeys = setInterval(() => void app.services.idempotency.sweep().catch((error) => console.error("[poker] sweeping idempotency keys failed", error)), 10 * 60_000);
+  const forgetOldKeys = setInterval(() => void app.services.idempotency.sweep().catch((error) => log("sweeping idempotency keys failed", error)), 10 * 60_000);
   forgetOldKeys.unref();
   const port = app.server!.port!;
   let stopping: Promise<string[]> | undefined;

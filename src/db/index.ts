@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { lockDirectory } from "./directory-lock";
 import { createPgliteDirectory, isFreshDirectory, MIGRATIONS_FOLDER } from "./pglite-snapshot";
+import { noteRetry } from "./retry";
 import * as schema from "./schema";
 
 /** One Drizzle type for both drivers: everything above this file is driver-agnostic. */

@@ -40,6 +40,21 @@ export const isConnectionLost = (error: unknown) => codeIn(error, CONNECTION) !=
 /** The code that made an error retryable, for logs. */
 export const transientCode = (error: unknown) => codeIn(error, CONNECTION) ?? codeIn(error, CONFLICT);
 
+/**
+ * Told of every retry in this process (metrics count them). Per process, not per app: the
+ * retries run below any one app's reach, and production runs one app per process.
+ */
+const retryObservers = new Set<(cause: "conflict" | "connection") => void>();
+
+export function observeRetries(observer: (cause: "conflict" | "connection") => void): () => void {
+  retryObservers.add(observer);
+  return () => retryObservers.delete(observer);
+}
+
+export function noteRetry(cause: "conflict" | "connection"): void {
+  for (const observer of retryObservers) observer(cause);
+}
+
 export interface RetryOptions {
   /** Give up once this long has passed since the first attempt (default 60 s). */
   budgetMs?: number;
@@ -69,6 +84,7 @@ export async function retryTransient<T>(work: (attempt: number) => Promise<T>, o
       else if (isConflict(error) && attempt < 4) delayMs = attempt * 5 + Math.random() * 10;
       else throw error;
       if (performance.now() + delayMs > deadline) throw error;
+      noteRetry(isConnectionLost(error) ? "connection" : "conflict");
       options.onRetry?.(error, attempt, delayMs);
       await Bun.sleep(delayMs);
     }

@@ -11,7 +11,11 @@ export class LatencyRecorder {
     this.samples = new Float64Array(capacity);
   }
 
+  /** Also told of every sample (metrics histograms), when set. */
+  observe: ((ms: number) => void) | undefined;
+
   record(ms: number): void {
+    this.observe?.(ms);
     this.samples[this.next] = ms;
     this.next = (this.next + 1) % this.samples.length;
     if (this.filled < this.samples.length) this.filled++;

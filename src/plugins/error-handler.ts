@@ -7,7 +7,7 @@ import { requestIdOf, type MethodsOf } from "./http-conventions";
  * The one error path: our AppErrors, Elysia's validation/parse/not-found errors and anything
  * unexpected all leave as SPEC §8 bodies (a browser's unknown page: an HTML 404). Unexpected errors are logged, never echoed.
  */
-export function errorHandler(log: (message: string, error?: unknown) => void, htmlNotFound?: () => Response, methodsOf?: MethodsOf) {
+export function errorHandler(log: (message: string, error?: unknown, fields?: { requestId?: string }) => void, htmlNotFound?: () => Response, methodsOf?: MethodsOf) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     // Elysia wraps whatever a body parser throws in a ParseError; ours carry the real answer.
     const cause = (thrown as { cause?: unknown }).cause;
@@ -39,7 +39,7 @@ export function errorHandler(log: (message: string, error?: unknown) => void, ht
     const status = typeof declared === "number" ? declared : 500;
     if (status === 413) return jsonError(413, "PAYLOAD_TOO_LARGE", "The request body is too large");
     if (status >= 400 && status < 500) return jsonError(status, "VALIDATION_ERROR", "Bad request");
-    log(`unexpected error (request ${requestIdOf(request)}: ${request.method} ${new URL(request.url).pathname})`, error);
+    log(`unexpected error (request ${requestIdOf(request)}: ${request.method} ${new URL(request.url).pathname})`, error, { requestId: requestIdOf(request) });
     set.status = 500;
     return jsonError(500, "INTERNAL", "Something went wrong on our side");
   });

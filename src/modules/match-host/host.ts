@@ -66,7 +66,7 @@ export class MatchHost {
   private readonly machine: ReturnType<typeof createTableMachine>;
   /** Every match promise, so shutdown and tests can wait for them. */
   private readonly running = new Set<Promise<unknown>>();
-  private readonly journal: HandJournal;
+  readonly journal: HandJournal;
   private expiry: ReturnType<typeof setInterval> | undefined;
   /** Set when this node joins its cluster: announces the tables hosted here. */
   relay: TableRelay | undefined;
@@ -117,6 +117,9 @@ export class MatchHost {
   hostedCount(): number {
     return this.hosted.size;
   }
+
+  /** The status of every table hosted here (metrics: tables by status). */
+  hostedStatuses = () => [...this.hosted.values()].map((entry) => entry.table.status);
 
   /** A join, leave, close or read of a table hosted here, from this node or another: the one place each is executed. */
   async execute(tableId: string, command: HostCommand): Promise<unknown> {

@@ -1,0 +1,109 @@
+import type { Bus } from "../../lib/bus/bus";
+import { AppError } from "../../lib/errors";
+import { observeRetries } from "../../db/retry";
+import type { Services } from "../../app";
+import type { Metrics } from "./service";
+
+/**
+ * Feeds the metrics from the services' public seams, wrapped here from outside so the features
+ * themselves carry no metrics code (and merge freely): the gateway's sockets and answers, the
+ * hand journal, the host's adoption, the ledger's three operations. Each wrapper calls the
+ * original first-class method and only counts what it saw.
+ */
+export function instrument(metrics: Metrics, services: Services, bus: Pick<Bus, "reachable"> | undefined): void {
+  const { gateway, spectators, host, accounts } = services;
+
+  // Bot sockets: one per bot on this node (a reconnect replaces the old socket, counted by disconnect).
+  const botSockets = new Set<string>();
+  metrics.wsConnections.set({ kind: "bot" }, 0);
+  metrics.wsConnections.set({ kind: "spectator" }, 0);
+  wrap(gateway, "connect", (_botId, socket) => {
+    botSockets.add(socket.id);
+    metrics.wsConnections.set({ kind: "bot" }, botSockets.size);
+  });
+  wrap(gateway, "disconnect", (socket) => {
+    botSockets.delete(socket.id);
+    metrics.wsConnections.set({ kind: "bot" }, botSockets.size);
+  });
+  wrap(gateway, "receive", () => metrics.wsMessagesReceived.inc({ kind: "bot" }));
+  wrap(gateway, "send", () => metrics.wsMessagesSent.inc({ kind: "bot" }));
+  wrap(gateway, "deliverLocally", () => metrics.wsMessagesSent.inc({ kind: "bot" }));
+  wrap(gateway, "answer", (_botId, _message, reply) => {
+    const code = (reply as { code?: string } | null)?.code;
+    metrics.botActions.inc({ outcome: reply === null ? "accepted" : code === "ILLEGAL_ACTION" ? "illegal" : "stale" });
+  });
+  gateway.turnaround.observe = (ms) => metrics.relayTurnaround.observe(ms / 1000);
+  const requestAction = gateway.requestAction.bind(gateway);
+  gateway.requestAction = (botId, ...rest) =>
+    requestAction(botId, ...rest).then((answer) => {
+      // No answer: the deadline passed with the socket still open, or the socket closed first.
+      if (answer === null) metrics.actionFallbacks.inc({ reason: gateway.isConnected(botId) ? "timeout" : "disconnected" });
+      return answer;
+    });
+
+  wrap(spectators, "add", () => metrics.wsConnections.inc({ kind: "spectator" }));
+  const removeSpectator = spectators.remove.bind(spectators);
+  spectators.remove = (tableId, socket) => {
+    const before = spectators.watchingHere(tableId);
+    removeSpectator(tableId, socket);
+    if (spectators.watchingHere(tableId) < before) metrics.wsConnections.dec({ kind: "spectator" });
+  };
+  wrap(spectators, "deliver", () => metrics.wsMessagesSent.inc({ kind: "spectator" }));
+
+  const { journal } = host;
+  wrap(journal, "started", () => metrics.matchesStarted.inc());
+  wrap(journal, "record", (_tableId, _matchId, hand) => {
+    if (hand) metrics.handsDealt.inc();
+  });
+  wrap(journal, "finish", () => metrics.matchesFinished.inc());
+  wrap(host, "adopt", (rows) => metrics.matchesResumed.inc(rows.filter((row) => row.status === "running").length));
+  metrics.sampled("poker_tables", "Tables this node hosts, by status", ["status"], () => {
+    const counts = new Map<string, number>([["waiting", 0], ["running", 0]]);
+    for (const status of host.hostedStatuses()) counts.set(status, (counts.get(status) ?? 0) + 1);
+    return [...counts].map(([status, count]) => [{ status }, count]);
+  });
+
+  timeLedger(metrics, accounts, "claimFaucet", "faucet");
+  timeLedger(metrics, accounts, "buyIn", "buy_in");
+  timeLedger(metrics, accounts, "cashout", "cashout");
+
+  observeRetries((cause) => metrics.dbRetries.inc({ cause }));
+  metrics.sampled("poker_nats_connected", "1 while this node reaches the NATS server (a single process without NATS reports 1)", [], () => [[{}, (bus?.reachable ?? true) ? 1 : 0]]);
+}
+
+type Method<T, K extends keyof T> = T[K] extends (...args: infer A) => infer R ? (...args: A) => R : never;
+
+/**
+ * Replaces `target[key]` with a call to the original followed by `after(...args, result)`. For
+ * async methods `result` is the promise; `after` must not throw (it only counts).
+ */
+function wrap<T extends object, K extends keyof T>(target: T, key: K, after: (...args: [...Parameters<Method<T, K>>, ReturnType<Method<T, K>>]) => void): void {
+  const original = (target[key] as (...args: unknown[]) => unknown).bind(target);
+  (target as Record<K, unknown>)[key] = (...args: unknown[]) => {
+    const result = original(...args);
+    (after as (...all: unknown[]) => void)(...args, result);
+    return result;
+  };
+}
+
+type LedgerOperation = "claimFaucet" | "buyIn" | "cashout";
+
+/** Times one ledger operation, and sorts its ending: ok, refused (a 4xx/503 AppError: its code is the reason), or error. */
+function timeLedger(metrics: Metrics, accounts: Services["accounts"], key: LedgerOperation, type: string): void {
+  const original = (accounts[key] as (...args: unknown[]) => Promise<unknown>).bind(accounts);
+  (accounts as unknown as Record<LedgerOperation, unknown>)[key] = async (...args: unknown[]) => {
+    const started = performance.now();
+    try {
+      const result = await original(...args);
+      metrics.ledgerOperations.inc({ type, result: "ok" });
+      return result;
+    } catch (error) {
+      const refused = error instanceof AppError && error.status < 500 ? error.code : error instanceof AppError && error.status === 503 ? error.code : null;
+      metrics.ledgerOperations.inc({ type, result: refused ? "refused" : "error" });
+      if (refused) metrics.ledgerRefusals.inc({ type, reason: refused });
+      throw error;
+    } finally {
+      metrics.ledgerDuration.observe({ type }, (performance.now() - started) / 1000);
+    }
+  };
+}
