@@ -97,8 +97,12 @@ describe("Prometheus scraping a three-node cluster", () => {
         return result.length === NODES.length ? result : null;
       }, 30_000, "hands on every node");
       expect(perNode.map((r) => r.metric.node).sort()).toEqual(NODES);
-      const started = await query("sum(poker_matches_started_total)");
-      expect(Number(started[0].value[1])).toBe(6);
+      // Every start, once the last scrape of each node has it.
+      const started = await until(async () => {
+        const [result] = await query("sum(poker_matches_started_total)");
+        return result && Number(result.value[1]) === 6 ? result : null;
+      }, 20_000, "six matches started");
+      expect(Number(started.value[1])).toBe(6);
 
       const killed = hostPort(cluster.url("prom_c"));
       cluster.kill("prom_c");
