@@ -5,9 +5,9 @@
  *   2. memory per context with HOSTED_CONTEXTS (default 200) contexts open.
  */
 import starter from "../examples/starter-bot.ts";
-import { decisionState } from "../packages/sdk/src/state.ts";
-import { legalize } from "../packages/sdk/src/session.ts";
-import { silentLogger } from "../packages/sdk/src/logger.ts";
+import { decisionState } from "@poker-bots/sdk/state";
+import { legalize } from "@poker-bots/sdk/session";
+import { silentLogger } from "@poker-bots/sdk/logger";
 import { sampleRequest } from "../src/modules/hosted/sample.ts";
 import { bundleBot, createSandbox } from "../src/modules/hosted/sandbox/index.ts";
 

@@ -1,6 +1,6 @@
 /** Upload validation (a pure service function) and the sandbox's everyday behaviour: SDK parity, hooks, fallback, fold-after-failures. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import * as sdk from "../../packages/sdk/src/index.ts";
+import * as sdk from "@poker-bots/sdk";
 import { AppError } from "../../src/lib/errors.ts";
 import { sampleHandStarted, sampleMatchStarted, sampleRequest } from "../../src/modules/hosted/sample.ts";
 import * as pure from "../../src/modules/hosted/sandbox/sdk-pure.ts";

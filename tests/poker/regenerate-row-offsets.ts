@@ -11,5 +11,5 @@ const lines = [
   `export const ROW_OFFSETS = new Int32Array([${Array.from(offsets).join(",")}]);`,
   "",
 ];
-await Bun.write(new URL("../../packages/poker-core/src/evaluator-row-offsets.ts", import.meta.url), lines.join("\n"));
+await Bun.write(new URL("@poker-bots/core/evaluator-row-offsets", import.meta.url), lines.join("\n"));
 console.log(`rows ${offsets.length}, keys ${keys.length}`);

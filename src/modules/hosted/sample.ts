@@ -2,7 +2,7 @@
  * The sample hand an upload is smoke-tested on: a match start, a hand start, then a decision
  * before the flop and one on the flop, heads-up, as a remote bot would receive them.
  */
-import type { ActionRequestMessage, HandStartedMessage, MatchStartedMessage, SeatState } from "../../../packages/sdk/src/messages.ts";
+import type { ActionRequestMessage, HandStartedMessage, MatchStartedMessage, SeatState } from "@poker-bots/sdk/messages";
 
 const seats = (hero: Partial<SeatState>, villain: Partial<SeatState>): SeatState[] => [
   { seat: 0, botId: "sample-hero", stack: 990, bet: 0, committed: 10, folded: false, allIn: false, ...hero },

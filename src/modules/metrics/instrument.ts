@@ -1,7 +1,10 @@
 import type { Bus } from "../../lib/bus/bus";
 import { AppError } from "../../lib/errors";
 import { observeRetries } from "../../db/retry";
-import type { Services } from "../../app";
+import type { Accounts } from "../credits/service";
+import type { MatchHost } from "../match-host/host";
+import type { BotGateway } from "../protocol/gateway";
+import type { Spectators } from "../protocol/spectators";
 import type { Metrics } from "./service";
 
 /**
@@ -10,7 +13,15 @@ import type { Metrics } from "./service";
  * hand journal, the host's adoption, the ledger's three operations. Each wrapper calls the
  * original first-class method and only counts what it saw.
  */
-export function instrument(metrics: Metrics, services: Services, bus: Pick<Bus, "reachable"> | undefined): void {
+/** The services whose public methods are counted. */
+export interface Instrumented {
+  gateway: BotGateway;
+  spectators: Spectators;
+  host: MatchHost;
+  accounts: Accounts;
+}
+
+export function instrument(metrics: Metrics, services: Instrumented, bus: Pick<Bus, "reachable"> | undefined): void {
   const { gateway, spectators, host, accounts } = services;
 
   // Bot sockets: one per bot on this node (a reconnect replaces the old socket, counted by disconnect).
@@ -89,7 +100,7 @@ function wrap<T extends object, K extends keyof T>(target: T, key: K, after: (..
 type LedgerOperation = "claimFaucet" | "buyIn" | "cashout";
 
 /** Times one ledger operation, and sorts its ending: ok, refused (a 4xx/503 AppError: its code is the reason), or error. */
-function timeLedger(metrics: Metrics, accounts: Services["accounts"], key: LedgerOperation, type: string): void {
+function timeLedger(metrics: Metrics, accounts: Instrumented["accounts"], key: LedgerOperation, type: string): void {
   const original = (accounts[key] as (...args: unknown[]) => Promise<unknown>).bind(accounts);
   (accounts as unknown as Record<LedgerOperation, unknown>)[key] = async (...args: unknown[]) => {
     const started = performance.now();

@@ -5,13 +5,13 @@
  * builds unchanged (runBot is only called under `import.meta.main`, which is false when hosted).
  * tests/hosted/bundle.test.ts checks that the names match the SDK's index, so the two cannot drift.
  */
-export * from "../../../../packages/sdk/src/messages.ts";
-export * from "../../../../packages/sdk/src/actions.ts";
-export * from "../../../../packages/sdk/src/state.ts";
-export * from "../../../../packages/sdk/src/helpers.ts";
-export * from "../../../../packages/sdk/src/logger.ts";
-export * from "../../../../packages/sdk/src/readable-logger.ts";
-export { BotSession, defineBot, legalize, type BotDefinition, type DecideResult } from "../../../../packages/sdk/src/session.ts";
+export * from "@poker-bots/sdk/messages";
+export * from "@poker-bots/sdk/actions";
+export * from "@poker-bots/sdk/state";
+export * from "@poker-bots/sdk/helpers";
+export * from "@poker-bots/sdk/logger";
+export * from "@poker-bots/sdk/readable-logger";
+export { BotSession, defineBot, legalize, type BotDefinition, type DecideResult } from "@poker-bots/sdk/session";
 
 function unavailable(name: string): () => never {
   return () => {

@@ -4,11 +4,11 @@
  * the bot's answer when it is legal, else the no-answer fallback (check, else fold), and after
  * `failuresPerMatch` failures, fold for the rest of the match without running the bot again.
  */
-import { check, fold, type Action } from "../../../../packages/sdk/src/actions.ts";
-import type { LogEntry } from "../../../../packages/sdk/src/logger.ts";
-import type { ActionRequestMessage, ServerMessage } from "../../../../packages/sdk/src/messages.ts";
-import { legalize } from "../../../../packages/sdk/src/session.ts";
-import { decisionState } from "../../../../packages/sdk/src/state.ts";
+import { check, fold, type Action } from "@poker-bots/sdk/actions";
+import type { LogEntry } from "@poker-bots/sdk/logger";
+import type { ActionRequestMessage, ServerMessage } from "@poker-bots/sdk/messages";
+import { legalize } from "@poker-bots/sdk/session";
+import { decisionState } from "@poker-bots/sdk/state";
 import type { SandboxLimits } from "./limits.ts";
 import type { FailureKind, FromWorker, GuestAnswer, GuestLogLine } from "./messages.ts";
 import { WorkerLost, type SandboxPool } from "./pool.ts";
