@@ -52,6 +52,23 @@ async function standalone(matchId: string) {
   return { code, out: out + err };
 }
 
+/** Tamper: the hand's first flop card becomes another card; `cli verify` and the standalone script both name the hand. */
+async function expectTamperCaught(matchId: string, handNumber: number) {
+  await sql(async (db) => {
+    const [row] = await db`select history from hands where match_id = ${matchId} and number = ${handNumber}`;
+    const history = typeof row.history === "string" ? JSON.parse(row.history) : row.history;
+    expect(history.board.length).toBeGreaterThan(0);
+    history.board[0] = (history.board[0] + 1) % 52;
+    await db`update hands set history = ${db.json(history)}::json where match_id = ${matchId} and number = ${handNumber}`;
+  });
+  const caught = await cli(["verify", matchId]);
+  expect(caught.code).toBe(1);
+  expect(caught.stderr).toContain(`hand ${handNumber}`);
+  const scriptCaught = await standalone(matchId);
+  expect(scriptCaught.code).not.toBe(0);
+  expect(scriptCaught.out).toContain(`hand ${handNumber}`);
+}
+
 describe("provably fair deals: commit at match start, reveal after, anyone re-derives every card", () => {
   let matchId: string;
   let commitment: string;
@@ -123,20 +140,7 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     expect(readFileSync(join(ROOT, "docs/FAIRNESS.md"), "utf8")).toContain(file.trim());
     expect(file.trim().split("\n").length).toBeLessThan(40);
 
-    // Tamper: hand 2's first flop card becomes another card.
-    await sql(async (db) => {
-      const [row] = await db`select history from hands where match_id = ${matchId} and number = 2`;
-      const history = typeof row.history === "string" ? JSON.parse(row.history) : row.history;
-      expect(history.board.length).toBeGreaterThan(0);
-      history.board[0] = (history.board[0] + 1) % 52;
-      await db`update hands set history = ${db.json(history)}::json where match_id = ${matchId} and number = 2`;
-    });
-    const caught = await cli(["verify", matchId]);
-    expect(caught.code).toBe(1);
-    expect(caught.stderr).toContain("hand 2");
-    const scriptCaught = await standalone(matchId);
-    expect(scriptCaught.code).not.toBe(0);
-    expect(scriptCaught.out).toContain("hand 2");
+    await expectTamperCaught(matchId, 2);
   });
 
   test("a seeded match has no commitment and no fairness record (it deals from its seed)", async () => {
@@ -177,18 +181,6 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     expect(script.code).toBe(0);
     expect(script.out).toContain("OK: 1000 hands");
 
-    await sql(async (db) => {
-      const [row] = await db`select history from hands where match_id = ${longMatch} and number = 900`;
-      const history = typeof row.history === "string" ? JSON.parse(row.history) : row.history;
-      expect(history.board.length).toBeGreaterThan(0);
-      history.board[0] = (history.board[0] + 1) % 52;
-      await db`update hands set history = ${db.json(history)}::json where match_id = ${longMatch} and number = 900`;
-    });
-    const caught = await cli(["verify", longMatch]);
-    expect(caught.code).toBe(1);
-    expect(caught.stderr).toContain("hand 900");
-    const scriptCaught = await standalone(longMatch);
-    expect(scriptCaught.code).not.toBe(0);
-    expect(scriptCaught.out).toContain("hand 900");
+    await expectTamperCaught(longMatch, 900);
   });
 });
