@@ -1,3 +1,4 @@
+import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "./db/schema";
 import { parseTrustProxy, type TrustProxy } from "./lib/client-address";
 import { logFormatFrom, type LogFormat } from "./lib/log";
 
@@ -68,6 +69,8 @@ export interface Config {
   logLevel: string;
   /** Set: GET /metrics requires it as a bearer token; unset: it answers loopback clients only. */
   metricsToken: string | undefined;
+  /** The ladder (docs/LADDER.md): what its tables are, and which built-ins the house enters. */
+  ladder: LadderSettings;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -129,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: env.METRICS_TOKEN || undefined,
     logFormat: logFormatFrom(env.LOG_FORMAT || undefined, Boolean(process.stderr.isTTY)),
     logLevel: logLevelFrom(env.LOG_LEVEL),
+    ladder: ladderFrom(env),
     clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
 }
@@ -141,4 +145,35 @@ export function clusterNameFrom(explicit: string | undefined, databaseUrl: strin
   }
   const source = databaseUrl ?? `pglite:${pgliteDir}`;
   return `poker_${new Bun.CryptoHasher("sha256").update(source).digest("hex").slice(0, 12)}`;
+}
+
+export interface LadderSettings {
+  buyIn: number;
+  smallBlind: number;
+  bigBlind: number;
+  hands: number;
+  actionTimeoutMs: number;
+  /** Built-in strategies the house account enters in every format (empty: no house bots). */
+  houseBots: BuiltInStrategy[];
+  /** How often the matchmaker looks for pairings. */
+  pairEveryMs: number;
+}
+
+function ladderFrom(env: Record<string, string | undefined>): LadderSettings {
+  const buyIn = integerFrom(env, "LADDER_BUY_IN", integerFrom(env, "DEFAULT_BUY_IN", 1_000, 1), 1);
+  const houseBots = (env.LADDER_HOUSE_BOTS ?? BUILT_IN_STRATEGIES.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
+  for (const strategy of houseBots) {
+    if (!(BUILT_IN_STRATEGIES as readonly string[]).includes(strategy)) throw new Error(`LADDER_HOUSE_BOTS: "${strategy}" is not a built-in (${BUILT_IN_STRATEGIES.join(", ")})`);
+  }
+  const settings = {
+    buyIn,
+    smallBlind: integerFrom(env, "LADDER_SMALL_BLIND", 5, 1),
+    bigBlind: integerFrom(env, "LADDER_BIG_BLIND", 10, 1),
+    hands: integerFrom(env, "LADDER_HANDS", 200, 1),
+    actionTimeoutMs: integerFrom(env, "LADDER_ACTION_TIMEOUT_MS", TABLE_DEFAULTS.actionTimeoutMs, 1),
+    houseBots: houseBots as BuiltInStrategy[],
+    pairEveryMs: integerFrom(env, "LADDER_PAIR_EVERY_MS", 250, 10),
+  };
+  if (settings.smallBlind > settings.bigBlind || settings.bigBlind > settings.buyIn) throw new Error("LADDER_SMALL_BLIND ≤ LADDER_BIG_BLIND ≤ LADDER_BUY_IN");
+  return settings;
 }

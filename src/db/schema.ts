@@ -153,6 +153,13 @@ export interface TableConfig {
 export const TABLE_STATUSES = ["waiting", "running", "finished", "aborted", "closed"] as const;
 export type TableStatus = (typeof TABLE_STATUSES)[number];
 
+/** The service's own bots (bots.strategy); a bot without one is remote. */
+export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
+export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
+
+export const LADDER_FORMATS = ["heads-up", "six-max"] as const;
+export type LadderFormat = (typeof LADDER_FORMATS)[number];
+
 export const tables = pgTable(
   "tables",
   {
@@ -166,6 +173,8 @@ export const tables = pgTable(
     hostId: text("host_id").notNull(),
     matchId: text("match_id"),
     createdAt: instant("created_at").notNull(),
+    /** A table the ladder made (its format), null for one a developer made. */
+    ladder: text("ladder", { enum: LADDER_FORMATS }),
   },
   (t) => [index("tables_status_idx").on(t.status, t.hostId)],
 );
@@ -318,3 +327,40 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.developerId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
+
+/** A bot entered in a ladder format: it plays rated matches for as long as the row exists. */
+export const ladderEntries = pgTable(
+  "ladder_entries",
+  {
+    botId: text("bot_id")
+      .notNull()
+      .references(() => bots.id),
+    format: text("format", { enum: LADDER_FORMATS }).notNull(),
+    developerId: text("developer_id")
+      .notNull()
+      .references(() => developers.id),
+    enteredAt: instant("entered_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.botId, t.format] })],
+);
+
+/**
+ * Which node holds each remote bot's socket: written when a bot connects and removed when it
+ * disconnects; a row of a node whose lease expired is stale (its sockets died with it).
+ */
+export const botPresence = pgTable("bot_presence", {
+  botId: text("bot_id").primaryKey(),
+  hostId: text("host_id").notNull(),
+  since: instant("since").notNull(),
+});
+
+/**
+ * Cluster-wide roles one node holds at a time (the ladder's matchmaker), leased like a node:
+ * renewed every 2 s to now() + 6 s; another node takes the role once the lease expires.
+ */
+export const clusterRoles = pgTable("cluster_roles", {
+  role: text("role").primaryKey(),
+  hostId: text("host_id").notNull(),
+  epoch: bigint("epoch", { mode: "number" }).notNull(),
+  expiresAt: instant("expires_at").notNull(),
+});

@@ -2,8 +2,8 @@ import { t } from "elysia";
 import { PAGE, pageLimit } from "../../lib/paging";
 import { idString, oneOf, plainText, queryInteger } from "../../lib/http";
 
-export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;
-export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
+export { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../../db/schema";
+import { BUILT_IN_STRATEGIES } from "../../db/schema";
 
 export const BotId = idString({ examples: ["bot_01jx8m2k3n4p5q6r7s8t9v0w1x"] });
 
