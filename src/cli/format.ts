@@ -1,5 +1,5 @@
-// messages.ts, not the SDK index: the web page bundles this narrator, and the index pulls in Node modules.
-import type { SpectatorMessage } from "@poker-bots/sdk/messages";
+// The protocol package, not the SDK's index: the web page bundles this narrator, and the index pulls in Node modules.
+import type { SpectatorMessage } from "@poker-bots/protocol";
 
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
