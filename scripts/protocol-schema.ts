@@ -1,7 +1,7 @@
-/** Writes docs/protocol.schema.json from src/modules/protocol/schema.ts (tests/protocol/schema.test.ts keeps it current). */
+/** Writes docs/protocol.schema.json from @poker-bots/protocol (packages/protocol) (tests/protocol/schema.test.ts keeps it current). */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { protocolSchema } from "../src/modules/protocol/schema";
+import { protocolSchema } from "@poker-bots/protocol";
 
 const path = join(import.meta.dir, "../docs/protocol.schema.json");
 writeFileSync(path, JSON.stringify(protocolSchema(), null, 2) + "\n");

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { TableConfig } from "@poker-bots/protocol";
 import {
   bigint,
   boolean,
@@ -137,18 +138,8 @@ export const seats = pgTable(
   ],
 );
 
-export interface TableConfig {
-  buyIn: number;
-  smallBlind: number;
-  bigBlind: number;
-  maxPlayers: number;
-  maxHands: number;
-  actionTimeoutMs: number;
-  /** Present when the match deals from a seeded PRNG (replays, tests). */
-  seed?: string;
-  /** Heads-up only: every deal is played twice with the seats swapped (variance control). */
-  duplicate?: boolean;
-}
+/** A table's config as stored, seed included: the one definition is @poker-bots/protocol's (packages/protocol). */
+export type { TableConfig };
 
 export const TABLE_STATUSES = ["waiting", "running", "finished", "aborted", "closed"] as const;
 export type TableStatus = (typeof TABLE_STATUSES)[number];

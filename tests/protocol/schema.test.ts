@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
-import { botMessages, protocolSchema, serverMessages } from "../../src/modules/protocol/schema";
+import { botMessages, protocolSchema, serverMessages } from "@poker-bots/protocol";
 import { ROOT } from "../support/process";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot, type Message } from "../support/ws-bot";

@@ -126,7 +126,7 @@ describe("BotSession", () => {
     const session = new BotSession(bot, (m) => sent.push(m), memoryLogger());
     await session.handle({ type: "welcome", botId: "bot_a", name: "a", protocolVersion: 1, serverTime: "" });
     const config = { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 5, actionTimeoutMs: 2000 };
-    await session.handle({ type: "match_started", tableId: "tbl_1", matchId: "m_1", config, yourSeat: 0, seats: [] });
+    await session.handle({ type: "match_started", tableId: "tbl_1", matchId: "m_1", config, seeded: false, deckCommitment: null, yourSeat: 0, seats: [] });
     await session.handle({ type: "hand_started", tableId: "tbl_1", matchId: "m_1", handNumber: 1, button: 0, smallBlind: 5, bigBlind: 10, yourSeat: 0, holeCards: ["Ah", "7d"], seats: [] });
     await session.handle({ type: "action", tableId: "tbl_1", matchId: "m_1", handNumber: 1, seat: 0, botId: "bot_a", action: "small_blind", amount: 5, allIn: false });
     await session.handle({ type: "action", tableId: "tbl_1", matchId: "m_1", handNumber: 1, seat: 1, botId: "bot_b", action: "big_blind", amount: 10, allIn: false });

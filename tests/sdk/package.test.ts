@@ -26,16 +26,23 @@ async function run(command: string[], cwd: string, env: Record<string, string> =
   return stdout;
 }
 
-test("npm pack of @poker-bots/sdk and @poker-bots/core installs in a fresh project outside the repo, and a bot written there plays a match", async () => {
-  for (const dir of ["packages/poker-core", "packages/sdk"]) await run(["npm", "pack", "--silent", "--pack-destination", project], join(ROOT, dir));
+test("npm pack of @poker-bots/sdk, @poker-bots/protocol and @poker-bots/core installs in a fresh project outside the repo, and a bot written there plays a match", async () => {
+  // TypeBox (the protocol's one dependency) is packed from the installed copy: the install below is offline, with no registry.
+  for (const dir of ["packages/poker-core", "packages/protocol", "packages/sdk", "node_modules/@sinclair/typebox"]) {
+    await run(["npm", "pack", "--silent", "--pack-destination", project], join(ROOT, dir));
+  }
   const tarballs = readdirSync(project).filter((f) => f.endsWith(".tgz")).sort();
-  expect(tarballs).toEqual(["poker-bots-core-0.1.0.tgz", "poker-bots-sdk-0.1.0.tgz"]);
+  expect(tarballs).toEqual(["poker-bots-core-0.1.0.tgz", "poker-bots-protocol-0.1.0.tgz", "poker-bots-sdk-0.1.0.tgz", "sinclair-typebox-0.34.52.tgz"]);
   // Nothing of the repository may be needed: the packed files import only each other.
-  const listing = await run(["tar", "-xOzf", join(project, "poker-bots-sdk-0.1.0.tgz")], project);
-  expect(listing).not.toContain("../../../src");
+  for (const file of tarballs.filter((f) => f.startsWith("poker-bots-"))) expect(await run(["tar", "-xOzf", join(project, file)], project)).not.toContain("../../../src");
   writeFileSync(
     join(project, "package.json"),
-    JSON.stringify({ name: "my-bot", private: true, type: "module", dependencies: { "@poker-bots/core": `file:./${tarballs[0]}`, "@poker-bots/sdk": `file:./${tarballs[1]}` } }),
+    JSON.stringify({
+      name: "my-bot",
+      private: true,
+      type: "module",
+      dependencies: Object.fromEntries(tarballs.map((file) => [file.startsWith("sinclair-") ? "@sinclair/typebox" : `@poker-bots/${/^poker-bots-(\w+)-/.exec(file)![1]}`, `file:./${file}`])),
+    }),
   );
   await run(["npm", "install", "--no-audit", "--no-fund", "--offline"], project);
   writeFileSync(

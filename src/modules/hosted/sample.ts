@@ -16,7 +16,7 @@ export function sampleMatchStarted(): MatchStartedMessage {
     { seat: 0, botId: "sample-hero", stack: 1_000 },
     { seat: 1, botId: "sample-villain", stack: 1_000 },
   ];
-  return { type: "match_started", tableId: "sample-table", matchId: "sample-match", config, yourSeat: 0, seats: players };
+  return { type: "match_started", tableId: "sample-table", matchId: "sample-match", config, seeded: false, deckCommitment: null, yourSeat: 0, seats: players };
 }
 
 export function sampleHandStarted(): HandStartedMessage {

@@ -6,11 +6,13 @@ import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-typ
 import { nextButton } from "../../poker/match";
 import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
 import type { Card } from "@poker-bots/core/cards";
+import type { MatchEndedMessage } from "@poker-bots/protocol";
 import type { ServerMessage } from "../protocol/gateway";
 import type { Spectators } from "../protocol/spectators";
 import {
   handEndedMessage,
   handStartedMessage,
+  matchResumedMessage,
   matchStartedMessage,
   publicEventMessage,
 } from "../protocol/messages";
@@ -76,10 +78,8 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   const guard = new DealGuard(table, store, deps.leaseStanding);
   // Nothing about the match reaches anyone while the lease is in doubt (a resume happens just after a claim).
   await guard.standing();
-  const announce = (position: number | null) => ({
-    ...matchStartedMessage(table, position),
-    ...(resuming ? { type: "match_resumed", handsPlayed: handsPlayedAt(table), voidedHands: table.voidedAtResume } : {}),
-  });
+  const announce = (position: number | null) =>
+    resuming ? matchResumedMessage(table, position, handsPlayedAt(table), table.voidedAtResume) : matchStartedMessage(table, position);
   for (const seat of seatsInOrder(table)) {
     if (seat.strategy === null) deps.notify(seat.botId, announce(seat.position));
   }
@@ -129,7 +129,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     rated: !isSeeded(table.config) && new Set(players.map((p) => p.developerId)).size > 1,
   });
   table.status = "finished";
-  const summary = {
+  const summary: MatchEndedMessage = {
     type: "match_ended",
     tableId: table.tableId,
     matchId,

@@ -1,3 +1,4 @@
+import type { PublicTableConfig } from "@poker-bots/protocol";
 import type { TableConfig, TableStatus } from "../../db/schema";
 import type { HandState } from "../../poker/hand-types";
 import type { BuiltInStrategy } from "../bots/model";
@@ -118,7 +119,7 @@ export function chipsOnTable(table: TableRuntime): number {
 }
 
 /** What anyone may see of a table's config: the seed deals every card, so only the creator sees it. */
-export function publicConfig(config: TableConfig): Omit<TableConfig, "seed"> {
+export function publicConfig(config: TableConfig): PublicTableConfig {
   const { seed: _seed, ...rest } = config;
   return rest;
 }

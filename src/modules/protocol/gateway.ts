@@ -1,3 +1,4 @@
+import type { ActionRequestMessage, ErrorMessage, ServerMessage } from "@poker-bots/protocol";
 import type { Clock } from "../../lib/clock";
 import { LatencyRecorder } from "../../lib/latency";
 import { newId } from "../../lib/ids";
@@ -12,13 +13,14 @@ export interface BotSocket {
   close(code?: number, reason?: string): unknown;
 }
 
-export type ServerMessage = { type: string } & Record<string, unknown>;
+/** What the server sends a bot: the protocol's one definition (packages/protocol), which the SDK's types are too. */
+export type { ServerMessage };
 
 export interface PendingRequest {
   requestId: string;
   botId: string;
   /** The action_request message as sent, re-sent in a snapshot after a reconnect. */
-  message: ServerMessage;
+  message: ActionRequestMessage;
   /** Returns why an action is illegal, or null when the engine accepts it. */
   check: (action: PlayerAction) => string | null;
   /** clock.now() after which an answer is late, even one that arrives before the timer fires. */
@@ -232,7 +234,7 @@ export class BotGateway {
   requestAction(
     botId: string,
     deadlineMs: number,
-    build: (requestId: string) => ServerMessage,
+    build: (requestId: string) => ActionRequestMessage,
     check: (action: PlayerAction) => string | null,
   ): Promise<{ action: PlayerAction; answeredAt: number } | null> {
     this.settle(botId, null);
@@ -246,10 +248,9 @@ export class BotGateway {
       this.pendingByBot.set(botId, { requestId, botId, message, check, deadlineMs, resolve, timer });
       this.relay?.listen(botId);
       this.send(botId, message);
-      const tableId = (message as { tableId?: string }).tableId;
-      const arrived = tableId === undefined ? undefined : this.actionArrivedAt.get(tableId);
+      const arrived = this.actionArrivedAt.get(message.tableId);
       if (arrived !== undefined) {
-        this.actionArrivedAt.delete(tableId!);
+        this.actionArrivedAt.delete(message.tableId);
         this.turnaround.record(performance.now() - arrived);
       }
     });
@@ -324,7 +325,7 @@ export class BotGateway {
    * An `action` message for the bot's open request, from its socket here or relayed from another
    * node: settles the request, or returns the error to send back (stale or illegal answer).
    */
-  answer(botId: string, message: Record<string, unknown>): ServerMessage | null {
+  answer(botId: string, message: Record<string, unknown>): ErrorMessage | null {
     const pending = this.pendingByBot.get(botId);
     if (!pending || message.requestId !== pending.requestId) {
       return {
@@ -339,9 +340,11 @@ export class BotGateway {
       this.settle(botId, null);
       return { type: "error", code: "STALE_REQUEST", requestId: pending.requestId, message: "This answer came after the request's deadline: checked or folded for you" };
     }
+    const illegal = (problem: string): ErrorMessage => ({ type: "error", code: "ILLEGAL_ACTION", requestId: pending.requestId, message: problem });
     const action = toPlayerAction(message);
-    const problem = action ? pending.check(action) : "action must be fold, check, call or raise (raise with an integer amount)";
-    if (!action || problem) return { type: "error", code: "ILLEGAL_ACTION", requestId: pending.requestId, message: problem };
+    if (!action) return illegal("action must be fold, check, call or raise (raise with an integer amount)");
+    const problem = pending.check(action);
+    if (problem) return illegal(problem);
     this.settle(botId, { action, answeredAt: this.clock.now() });
     return null;
   }
@@ -359,7 +362,7 @@ export class BotGateway {
     pending.resolve(answer);
   }
 
-  pendingRequest(botId: string): ServerMessage | null {
+  pendingRequest(botId: string): ActionRequestMessage | null {
     return this.pendingByBot.get(botId)?.message ?? null;
   }
 

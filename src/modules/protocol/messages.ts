@@ -1,11 +1,42 @@
+/**
+ * The server's messages, built as the protocol's own types (@poker-bots/protocol): what a bot or a
+ * spectator receives cannot drift from the schema, or from the SDK's types, without a type error.
+ */
 import { formatCard } from "@poker-bots/core/cards";
 import { describeHand } from "@poker-bots/core/evaluator";
+import type {
+  ActionMessage,
+  ActionName,
+  ActionRequestMessage,
+  Card,
+  HandEndedMessage,
+  HandStartedMessage,
+  MatchResumedMessage,
+  MatchStartedMessage,
+  SnapshotMessage,
+  Street,
+  StreetMessage,
+} from "@poker-bots/protocol";
+import { invariant } from "../../lib/assert";
 import type { HandEvent, HandState, LegalActions } from "../../poker/hand-types";
 import { isSeeded, publicConfig, type TableRuntime } from "../match-host/runtime";
-import type { ServerMessage } from "./gateway";
 
 /** Cards travel as strings ("As", "Td") in the protocol. */
 const cards = (ids: number[]) => ids.map(formatCard);
+/** A seat's two hole cards, the `index`-th pair of `ids`. */
+const pair = (ids: number[], index = 0): [Card, Card] => [formatCard(ids[2 * index]), formatCard(ids[2 * index + 1])];
+
+/** Every message of a match names it: a table between matches has no match to report on. */
+function matchIdOf(table: TableRuntime): string {
+  invariant(table.matchId !== null, `table ${table.tableId} has no match in play`);
+  return table.matchId;
+}
+
+/** Bots are asked to act on a betting street only: a hand at showdown has no actor. */
+function bettingStreet(street: HandState["street"]): Street {
+  invariant(street !== "showdown", "no action is asked at showdown");
+  return street;
+}
 
 function botAt(table: TableRuntime, position: number): string | null {
   return table.seats.get(position)?.botId ?? table.departed.find((s) => s.position === position)?.botId ?? null;
@@ -30,11 +61,11 @@ function seatStates(table: TableRuntime, state: HandState) {
 }
 
 /** `position` null: the spectators' version (no yourSeat). */
-export function matchStartedMessage(table: TableRuntime, position: number | null): ServerMessage {
+export function matchStartedMessage(table: TableRuntime, position: number | null): MatchStartedMessage {
   return {
     type: "match_started",
     tableId: table.tableId,
-    matchId: table.matchId,
+    matchId: matchIdOf(table),
     config: publicConfig(table.config),
     seeded: isSeeded(table.config),
     deckCommitment: table.deckCommitment,
@@ -43,24 +74,29 @@ export function matchStartedMessage(table: TableRuntime, position: number | null
   };
 }
 
+/** A match taken over after its host died: match_started's content, with what the resumption kept and voided. */
+export function matchResumedMessage(table: TableRuntime, position: number | null, handsPlayed: number, voidedHands: number[]): MatchResumedMessage {
+  return { ...matchStartedMessage(table, position), type: "match_resumed", handsPlayed, voidedHands };
+}
+
 /** Player `p`'s own view with its hole cards; `p` null: the spectators' view, with none. */
-export function handStartedMessage(table: TableRuntime, state: HandState, p: number | null): ServerMessage {
+export function handStartedMessage(table: TableRuntime, state: HandState, p: number | null): HandStartedMessage {
   return {
     type: "hand_started",
     tableId: table.tableId,
-    matchId: table.matchId,
+    matchId: matchIdOf(table),
     handNumber: table.handNumber,
     button: state.seats[state.button],
     smallBlind: state.config.smallBlind,
     bigBlind: state.config.bigBlind,
-    ...(p === null ? {} : { yourSeat: state.seats[p], holeCards: cards([state.holeCards[2 * p], state.holeCards[2 * p + 1]]) }),
+    ...(p === null ? {} : { yourSeat: state.seats[p], holeCards: pair(state.holeCards, p) }),
     seats: seatStates(table, state),
   };
 }
 
 /** Public events as protocol messages. Hole cards and showdown results are not here. */
-export function publicEventMessage(table: TableRuntime, event: HandEvent): ServerMessage | null {
-  const base = { tableId: table.tableId, matchId: table.matchId, handNumber: table.handNumber };
+export function publicEventMessage(table: TableRuntime, event: HandEvent): ActionMessage | StreetMessage | null {
+  const base = { tableId: table.tableId, matchId: matchIdOf(table), handNumber: table.handNumber };
   switch (event.type) {
     case "ante":
     case "blind":
@@ -82,16 +118,16 @@ export function publicEventMessage(table: TableRuntime, event: HandEvent): Serve
   }
 }
 
-export function handEndedMessage(table: TableRuntime, state: HandState): ServerMessage {
+export function handEndedMessage(table: TableRuntime, state: HandState): HandEndedMessage {
   const result = state.result!;
   const uncalled = state.events.filter((e) => e.type === "uncalled_returned");
   return {
     type: "hand_ended",
     tableId: table.tableId,
-    matchId: table.matchId,
+    matchId: matchIdOf(table),
     handNumber: table.handNumber,
     board: cards(state.board),
-    showdown: result.shown.map((s) => ({ seat: s.seat, botId: botAt(table, s.seat), cards: cards(s.cards), hand: describeHand(s.value) })),
+    showdown: result.shown.map((s) => ({ seat: s.seat, botId: botAt(table, s.seat), cards: pair(s.cards), hand: describeHand(s.value) })),
     mucked: result.mucked,
     uncalledReturned: uncalled.map((e) => ({ seat: (e as { seat: number }).seat, amount: (e as { amount: number }).amount })),
     pots: result.pots.map((pot) => ({ amount: pot.amount, winners: pot.winners, shares: pot.shares })),
@@ -106,20 +142,20 @@ export function actionRequestMessage(
   requestId: string,
   deadline: number,
   timeBankMs: number,
-): ServerMessage {
+): ActionRequestMessage {
   const p = state.actor;
-  const actions: string[] = ["fold"];
+  const actions: ActionName[] = ["fold"];
   actions.push(legal.canCheck ? "check" : "call");
   if (legal.canRaise) actions.push("raise");
   return {
     type: "action_request",
     requestId,
     tableId: table.tableId,
-    matchId: table.matchId,
+    matchId: matchIdOf(table),
     handNumber: table.handNumber,
-    street: state.street,
+    street: bettingStreet(state.street),
     board: cards(state.board),
-    holeCards: cards([state.holeCards[2 * p], state.holeCards[2 * p + 1]]),
+    holeCards: pair(state.holeCards, p),
     pot: potOf(state),
     seats: seatStates(table, state),
     yourSeat: legal.actor,
@@ -133,7 +169,7 @@ export function actionRequestMessage(
 }
 
 /** The state of a bot's table as it may see it, for a reconnecting bot; botId null: a spectator's (no hole cards). */
-export function snapshotMessage(table: TableRuntime, botId: string | null): ServerMessage {
+export function snapshotMessage(table: TableRuntime, botId: string | null): SnapshotMessage {
   const state = table.hand;
   const own = state && botId !== null ? state.seats.findIndex((position) => botAt(table, position) === botId) : -1;
   return {
@@ -154,7 +190,7 @@ export function snapshotMessage(table: TableRuntime, botId: string | null): Serv
             pot: potOf(state),
             seats: seatStates(table, state),
             yourSeat: own >= 0 ? state.seats[own] : null,
-            holeCards: own >= 0 ? cards([state.holeCards[2 * own], state.holeCards[2 * own + 1]]) : null,
+            holeCards: own >= 0 ? pair(state.holeCards, own) : null,
             toAct: state.actor >= 0 ? state.seats[state.actor] : null,
           }
         : null,

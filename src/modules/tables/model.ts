@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { TableConfig as TableConfigSchema } from "@poker-bots/protocol";
 import { pageLimit } from "../../lib/paging";
 import { bodyInteger, idString, oneOf, plainText } from "../../lib/http";
 import { BotId } from "../bots/model";
@@ -22,16 +23,8 @@ export const CreateTableBody = t.Object(
   { additionalProperties: false, title: "CreateTableRequest", examples: [{ maxPlayers: 2, maxHands: 200, buyIn: 1000, smallBlind: 5, bigBlind: 10 }] },
 );
 
-export const TableConfig = t.Object({
-  buyIn: t.Integer(),
-  smallBlind: t.Integer(),
-  bigBlind: t.Integer(),
-  maxPlayers: t.Integer(),
-  maxHands: t.Integer(),
-  actionTimeoutMs: t.Integer(),
-  seed: t.Optional(t.String({ description: "Only in the creator's own read of the table" })),
-  duplicate: t.Optional(t.Boolean()),
-}, { title: "TableConfig" });
+/** The table config's one definition (packages/protocol), titled for the OpenAPI document. */
+export const TableConfig = t.Object(TableConfigSchema.properties, { title: "TableConfig" });
 
 export const Seat = t.Object(
   {

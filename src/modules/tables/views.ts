@@ -4,16 +4,8 @@ import { errors } from "../../lib/errors";
 import { handsRecordedOf, openSeatsOf } from "../match-host/persistence";
 import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "../match-host/runtime";
 
-export interface CreateTableInput {
-  buyIn?: number;
-  smallBlind?: number;
-  bigBlind?: number;
-  maxPlayers?: number;
-  maxHands?: number;
-  actionTimeoutMs?: number;
-  seed?: string;
-  duplicate?: boolean;
-}
+/** POST /api/tables: any part of the config, the rest from the defaults (CreateTableBody bounds each field). */
+export type CreateTableInput = Partial<TableConfig>;
 
 export interface SeatView {
   seat: number;

@@ -1,3 +1,4 @@
+import type { PublicTableConfig } from "@poker-bots/protocol";
 import type { RatingEntry } from "../ratings/service";
 import type { TableView } from "../tables/views";
 import { lineChartSvg, escapeHtml, shortId } from "./view-kit";
@@ -5,7 +6,7 @@ import { page, time } from "./layout";
 
 export interface MatchSummary {
   matchId: string;
-  config: { buyIn: number; smallBlind: number; bigBlind: number; maxPlayers: number };
+  config: Pick<PublicTableConfig, "buyIn" | "smallBlind" | "bigBlind" | "maxPlayers">;
   players: Array<{ botId: string; finalChips: number; profit: number }>;
   winners: Array<{ botId: string; amount: number }>;
   handsPlayed: number;

@@ -1,3 +1,4 @@
+import type { SeatState, SpectatorMessage } from "@poker-bots/protocol";
 import { applyEvent, emptyTable, newHand, type TableState } from "./table-state";
 import { drawTable } from "./table-view";
 import { escapeHtml } from "../view-kit";
@@ -37,18 +38,19 @@ function note(line: string): void {
   log.length = Math.min(log.length, 30);
 }
 
-type Message = { type: string; [key: string]: any };
+/** A hand's seats for the felt: a seat's bot is always known while it plays (null only in the protocol's type). */
+const seated = (seats: SeatState[]) => seats.map((s) => ({ ...s, botId: s.botId ?? "" }));
 
-function receive(message: Message): void {
+function receive(message: SpectatorMessage): void {
   switch (message.type) {
     case "watching":
-      state = { ...state, seats: newHand(0, null, message.table.seats.map((s: any) => ({ seat: s.seat, botId: s.botId, stack: s.chips }))).seats };
+      state = { ...state, seats: newHand(0, null, message.table.seats.map((s) => ({ seat: s.seat, botId: s.botId, stack: s.chips }))).seats };
       $("status").textContent = message.table.status === "running" ? "live" : message.table.status;
       break;
     case "snapshot":
       // Opened mid-hand: the hand so far (public cards, bets, pot), not an empty felt until the next one.
       if (message.hand) {
-        state = { ...newHand(message.handNumber, message.hand.button, message.hand.seats), street: message.hand.street, board: message.hand.board };
+        state = { ...newHand(message.handNumber, message.hand.button, seated(message.hand.seats)), street: message.hand.street, board: message.hand.board };
         handsSeen += 1;
       }
       break;
@@ -58,7 +60,7 @@ function receive(message: Message): void {
       break;
     case "hand_started":
       handsSeen += 1;
-      state = newHand(message.handNumber, message.button, message.seats);
+      state = newHand(message.handNumber, message.button, seated(message.seats));
       break;
     case "action":
       // Blinds and antes are already in hand_started's bets.
@@ -82,7 +84,7 @@ function receive(message: Message): void {
       $("status").textContent = message.message;
       break;
   }
-  if (message.type !== "watching" && message.type !== "error") for (const line of narrator.lines(message as any)) note(line);
+  if (message.type !== "watching" && message.type !== "error") for (const line of narrator.lines(message)) note(line);
   render();
 }
 

@@ -1,31 +1,9 @@
-/**
- * The bot protocol as JSON Schema (TypeBox): every message both ways, strict (no unknown fields), so
- * real traffic checked against it catches any drift between docs/PROTOCOL.md and the server.
- * `bun run protocol:schema` writes it to docs/protocol.schema.json (a test keeps the file current).
- */
-import { Type as T, type TSchema } from "@sinclair/typebox";
+/** Every message the server sends: to a bot (`/api/bots/connect`) and to a spectator (`/api/tables/{tableId}/watch`). */
+import { Type as T } from "@sinclair/typebox";
+import { ActionName, Card, CardPair, Id, Int, Nullable, oneOf, strict, Street, Time } from "./kit";
+import { PublicTableConfig } from "./table-config";
 
-const strict = <P extends Record<string, TSchema>>(properties: P, description?: string) => T.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
-const Card = T.String({ pattern: "^[2-9TJQKA][cdhs]$", description: "Rank 23456789TJQKA, then suit cdhs" });
-const Int = (description?: string) => T.Integer(description ? { description } : {});
-const Id = (prefix: string) => T.String({ pattern: `^${prefix}` });
-const Time = T.String({ format: "date-time" });
-const Street = T.Union([T.Literal("preflop"), T.Literal("flop"), T.Literal("turn"), T.Literal("river")]);
-const Nullable = <S extends TSchema>(schema: S) => T.Union([schema, T.Null()]);
-
-const Config = strict(
-  {
-    buyIn: Int(),
-    smallBlind: Int(),
-    bigBlind: Int(),
-    maxPlayers: Int(),
-    maxHands: Int(),
-    actionTimeoutMs: Int(),
-    duplicate: T.Optional(T.Boolean({ description: "Heads-up: every deal twice, seats swapped" })),
-  },
-  "The table's configuration (never its seed)",
-);
-const SeatState = strict({
+export const SeatState = strict({
   seat: Int("Seat number, 0-based"),
   botId: Nullable(Id("bot_")),
   stack: Int(),
@@ -34,12 +12,15 @@ const SeatState = strict({
   folded: T.Boolean(),
   allIn: T.Boolean(),
 });
+export const PublicActionName = oneOf(["small_blind", "big_blind", "ante", "fold", "check", "call", "raise"]);
+/** The codes the server sends today; a bot must expect others (the type stays open to any string). */
+export type ErrorCode = "ILLEGAL_ACTION" | "STALE_REQUEST" | "BAD_MESSAGE" | "UNKNOWN_TYPE" | "REPLACED" | "KEY_ROTATED" | "RATE_LIMITED" | "NOT_FOUND" | (string & {});
+
 const StartSeat = strict({ seat: Int(), botId: Id("bot_"), stack: Int() });
 const base = { tableId: Id("tbl_"), matchId: Id("m_") };
-
 const matchStart = {
   ...base,
-  config: Config,
+  config: PublicTableConfig,
   seeded: T.Boolean(),
   deckCommitment: Nullable(T.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 (hex) of the deck secret; null on a seeded table" })),
   yourSeat: T.Optional(Int("Absent for spectators")),
@@ -53,7 +34,7 @@ export const serverMessages = {
     tableId: Id("tbl_"),
     matchId: Nullable(Id("m_")),
     status: T.String(),
-    config: Config,
+    config: PublicTableConfig,
     seeded: T.Boolean(),
     handNumber: Int(),
     voidedHands: T.Array(Int(), {
@@ -67,7 +48,7 @@ export const serverMessages = {
         pot: Int(),
         seats: T.Array(SeatState),
         yourSeat: Nullable(Int()),
-        holeCards: Nullable(T.Array(Card, { minItems: 2, maxItems: 2 })),
+        holeCards: Nullable(CardPair()),
         toAct: Nullable(Int()),
       }),
     ),
@@ -89,7 +70,7 @@ export const serverMessages = {
     smallBlind: Int(),
     bigBlind: Int(),
     yourSeat: T.Optional(Int("Bots only")),
-    holeCards: T.Optional(T.Array(Card, { minItems: 2, maxItems: 2, description: "Bots only: the bot's own cards" })),
+    holeCards: T.Optional(CardPair({ description: "Bots only: the bot's own cards" })),
     seats: T.Array(SeatState),
   }),
   action: strict({
@@ -98,7 +79,7 @@ export const serverMessages = {
     handNumber: Int(),
     seat: Int(),
     botId: Nullable(Id("bot_")),
-    action: T.Union(["small_blind", "big_blind", "ante", "fold", "check", "call", "raise"].map((a) => T.Literal(a))),
+    action: PublicActionName,
     amount: Int("raise: the street total raised to (also a street's first bet); call, blinds, ante: chips put in; 0 for check and fold"),
     allIn: T.Boolean(),
   }),
@@ -110,14 +91,14 @@ export const serverMessages = {
     handNumber: Int(),
     street: Street,
     board: T.Array(Card),
-    holeCards: T.Array(Card, { minItems: 2, maxItems: 2 }),
+    holeCards: CardPair(),
     pot: Int(),
     seats: T.Array(SeatState),
     yourSeat: Int(),
     toCall: Int("Chips a call adds (capped by the stack); 0 when checking is legal"),
     minRaiseTo: Nullable(Int("Street total; null when raising is not legal")),
     maxRaiseTo: Nullable(Int("Street total (all in); null when raising is not legal")),
-    legalActions: T.Array(T.Union([T.Literal("fold"), T.Literal("check"), T.Literal("call"), T.Literal("raise")])),
+    legalActions: T.Array(ActionName),
     deadline: Time,
     timeBankMs: Int(),
   }),
@@ -126,7 +107,7 @@ export const serverMessages = {
     ...base,
     handNumber: Int(),
     board: T.Array(Card),
-    showdown: T.Array(strict({ seat: Int(), botId: Nullable(Id("bot_")), cards: T.Array(Card, { minItems: 2, maxItems: 2 }), hand: T.String({ description: "e.g. \"one pair of kings, A-Q-9 kickers\"" }) })),
+    showdown: T.Array(strict({ seat: Int(), botId: Nullable(Id("bot_")), cards: CardPair(), hand: T.String({ description: "e.g. \"one pair of kings, A-Q-9 kickers\"" }) })),
     mucked: T.Array(Int(), { description: "Seats that mucked at showdown (cards hidden)" }),
     uncalledReturned: T.Array(strict({ seat: Int(), amount: Int("Chips of an uncalled bet given back") })),
     pots: T.Array(strict({ amount: Int(), winners: T.Array(Int()), shares: T.Array(Int(), { description: "Chips each winner got, in the order of winners" }) })),
@@ -135,43 +116,31 @@ export const serverMessages = {
   match_ended: strict({ type: T.Literal("match_ended"), ...base, handsPlayed: Int(), players: T.Array(strict({ botId: Id("bot_"), finalChips: Int(), profit: Int("finalChips − buy-in") })) }),
   error: strict({
     type: T.Literal("error"),
-    code: T.String({ description: "ILLEGAL_ACTION, STALE_REQUEST, BAD_MESSAGE, UNKNOWN_TYPE, REPLACED, KEY_ROTATED, RATE_LIMITED, NOT_FOUND (spectators)" }),
+    code: T.Unsafe<ErrorCode>(T.String({ description: "ILLEGAL_ACTION, STALE_REQUEST, BAD_MESSAGE, UNKNOWN_TYPE, REPLACED, KEY_ROTATED, RATE_LIMITED, NOT_FOUND (spectators)" })),
     message: T.String(),
-    requestId: T.Optional(T.String()),
+    // null: a STALE_REQUEST answering an action that carried no string requestId.
+    requestId: T.Optional(Nullable(T.String())),
     retryAfterMs: T.Optional(Int()),
   }),
   pong: strict({ type: T.Literal("pong"), at: Time }),
-  watching: strict({ type: T.Literal("watching"), table: T.Object({ tableId: Id("tbl_") }, { description: "The table as GET /api/tables/{tableId} shows it" }) }, "Spectators only: the first message"),
+  watching: strict(
+    {
+      type: T.Literal("watching"),
+      // Open to more fields: the HTTP view of a table (src/modules/tables/model.ts) may grow without breaking the protocol.
+      table: T.Object(
+        {
+          tableId: Id("tbl_"),
+          status: T.String(),
+          config: PublicTableConfig,
+          seats: T.Array(T.Object({ seat: Int(), botId: Id("bot_"), chips: Int(), leaving: T.Boolean() })),
+          matchId: Nullable(Id("m_")),
+          handsPlayed: Int(),
+          createdAt: Time,
+        },
+        { description: "The table as GET /api/tables/{tableId} shows it" },
+      ),
+    },
+    "Spectators only: the first message",
+  ),
 };
 
-export const botMessages = {
-  action: strict({
-    type: T.Literal("action"),
-    requestId: T.String(),
-    action: T.Union([T.Literal("fold"), T.Literal("check"), T.Literal("call"), T.Literal("raise")]),
-    amount: T.Optional(Int("With raise only: the street total to raise to")),
-  }),
-  ping: strict({ type: T.Literal("ping") }),
-};
-
-/** The whole protocol as one JSON Schema document: a message is one of `ServerMessage` or `BotMessage`. */
-export function protocolSchema() {
-  const refs = (prefix: string, names: string[]) => names.map((name) => ({ $ref: `#/$defs/${prefix}${name}` }));
-  const defs: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(serverMessages)) defs[`server.${name}`] = schema;
-  for (const [name, schema] of Object.entries(botMessages)) defs[`bot.${name}`] = schema;
-  return JSON.parse(
-    JSON.stringify({
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://poker-bots.local/protocol.schema.json",
-      title: "Poker bot protocol (WebSocket /api/bots/connect and /api/tables/{tableId}/watch), version 1",
-      description: "Every message is one JSON object with a `type`. See docs/PROTOCOL.md for when each is sent.",
-      oneOf: [{ $ref: "#/$defs/ServerMessage" }, { $ref: "#/$defs/BotMessage" }],
-      $defs: {
-        ServerMessage: { description: "Server to bot (and to spectators)", oneOf: refs("server.", Object.keys(serverMessages)) },
-        BotMessage: { description: "Bot to server", oneOf: refs("bot.", Object.keys(botMessages)) },
-        ...defs,
-      },
-    }),
-  );
-}

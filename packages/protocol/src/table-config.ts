@@ -1,0 +1,27 @@
+/**
+ * A table's configuration, defined once: the server stores it (tables.config), answers it over
+ * HTTP (GET /api/tables/…) and sends it to bots. The only real difference between those is the
+ * seed, which deals every card: only the table's creator ever reads it, so bots and spectators get
+ * PublicTableConfig, the same config without it.
+ */
+import { Type as T, type Static } from "@sinclair/typebox";
+import { Int } from "./kit";
+
+export const TableConfig = T.Object(
+  {
+    buyIn: Int(),
+    smallBlind: Int(),
+    bigBlind: Int(),
+    maxPlayers: Int(),
+    maxHands: Int(),
+    actionTimeoutMs: Int(),
+    seed: T.Optional(T.String({ description: "Deals from a seeded PRNG (replays, tests). Only in the creator's own read of the table" })),
+    duplicate: T.Optional(T.Boolean({ description: "Heads-up: every deal twice, seats swapped (variance control); sent only when true" })),
+  },
+  { description: "The table's configuration" },
+);
+export type TableConfig = Static<typeof TableConfig>;
+
+/** Strict for the protocol: a seed that leaked into a message would fail tests/protocol/schema.test.ts. */
+export const PublicTableConfig = T.Omit(TableConfig, ["seed"], { additionalProperties: false, description: "The table's configuration (never its seed)" });
+export type PublicTableConfig = Static<typeof PublicTableConfig>;
