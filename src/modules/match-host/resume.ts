@@ -37,7 +37,7 @@ export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: numbe
     });
   const result: TableRuntime[] = [];
   for (const row of rows) {
-    const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config);
+    const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config, row.ladder);
     for (const seat of seatRows.filter((s) => s.tableId === row.id && s.status === "open")) table.seats.set(seat.position!, seatOf(seat));
     if (row.status === "running" && row.matchId) await resumeMatchState(db, table, row.matchId, seatRows.filter((s) => s.tableId === row.id), seatOf);
     result.push(table);

@@ -1,5 +1,5 @@
 import type { PublicTableConfig } from "@poker-bots/protocol";
-import type { TableConfig, TableStatus } from "../../db/schema";
+import type { LadderFormat, TableConfig, TableStatus } from "../../db/schema";
 import type { HandState } from "../../poker/hand-types";
 import type { BuiltInStrategy } from "../bots/model";
 import { noHands, type HandResults } from "../ratings/skill";
@@ -31,6 +31,8 @@ export interface DepartedSeat extends SeatRuntime {
 
 export interface TableRuntime {
   tableId: string;
+  /** The ladder format of a table the ladder made; null for one a developer made. */
+  ladder: LadderFormat | null;
   createdBy: string;
   createdAt: Date;
   config: TableConfig;
@@ -67,9 +69,10 @@ export interface TableRuntime {
 }
 
 /** A table before its match: no seats yet, nothing played. */
-export function newTableRuntime(tableId: string, createdBy: string, createdAt: Date, config: TableConfig): TableRuntime {
+export function newTableRuntime(tableId: string, createdBy: string, createdAt: Date, config: TableConfig, ladder: LadderFormat | null = null): TableRuntime {
   return {
     tableId,
+    ladder,
     createdBy,
     createdAt,
     config,

@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids";
 import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
 import type { KeyCheck } from "../bots/key-check";
+import type { PresenceRecorder } from "./presence";
 
 /** What the gateway needs of a socket: Elysia's ServerWebSocket wrapper satisfies it. */
 export interface BotSocket {
@@ -80,6 +81,8 @@ export class BotGateway {
   keyCheck: KeyCheck | undefined;
   /** Reaches bots whose socket is on another node (set when the node joins its cluster). */
   relay: GatewayRelay | undefined;
+  /** Told where bots connect and disconnect (bot_presence: the ladder pairs only connected bots). */
+  presence: PresenceRecorder | undefined;
 
   /**
    * `limiter` bounds what a bot may send besides answers to its open request: answering is never
@@ -115,6 +118,7 @@ export class BotGateway {
     if (pending) this.deliver(botId, socket, pending.message);
     // Other nodes close their socket for this bot; its table's host (if elsewhere) re-sends the state.
     this.relay?.socketOpened(botId);
+    this.presence?.opened(botId);
   }
 
   /** Another node now holds this bot's socket: close ours without counting it as a disconnect. */
@@ -159,6 +163,7 @@ export class BotGateway {
     if (this.socketsByBot.get(botId)?.id === socket.id) {
       this.socketsByBot.delete(botId);
       this.keyVerdicts.delete(botId);
+      this.presence?.closed(botId);
       this.settle(botId, null);
       this.relay?.socketClosed(botId);
     }

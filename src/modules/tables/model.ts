@@ -1,3 +1,4 @@
+import { LADDER_FORMATS } from "../../db/schema";
 import { t } from "elysia";
 import { TableConfig as TableConfigSchema } from "@poker-bots/protocol";
 import { pageLimit } from "../../lib/paging";
@@ -49,6 +50,7 @@ export const Table = t.Object(
     matchId: t.Union([t.String(), t.Null()]),
     handsPlayed: t.Integer(),
     createdAt: t.String({ format: "date-time" }),
+    ladder: t.Union([oneOf(LADDER_FORMATS), t.Null()], { description: "A table the ladder made, in this format (its match is rated); null: a table a developer made" }),
   },
   { title: "Table" },
 );

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
-import { tables, type TableConfig } from "../../db/schema";
+import { tables, type LadderFormat, type TableConfig } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -73,6 +73,19 @@ export class Tables {
     });
     this.deps.host.host(table);
     return this.deps.host.view(table.tableId, developerId)!;
+  }
+
+  /**
+   * A table the ladder made (docs/LADDER.md): its settings are the ladder's, its creator the house
+   * account, and it counts toward no developer's cap on open tables. Its seats are taken by the
+   * matchmaker through the ordinary join (each buy-in off its bot's owner's balance).
+   */
+  async createLadderTable(format: LadderFormat, creator: string, config: TableConfig): Promise<string> {
+    const now = this.deps.clock.now();
+    const table = newTableRuntime(newId("tbl", now), creator, new Date(now), config, format);
+    await this.deps.db.insert(tables).values({ id: table.tableId, createdBy: creator, config, status: "waiting", hostId: this.deps.hostId, createdAt: table.createdAt, ladder: format });
+    this.deps.host.host(table);
+    return table.tableId;
   }
 
   /** The lobby: waiting and running tables, newest first; `before` a tableId cursor. */

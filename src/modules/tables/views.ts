@@ -1,5 +1,5 @@
 import { anyOf, type Db } from "../../db";
-import { matches, type TableConfig, type TableStatus, type tables } from "../../db/schema";
+import { matches, type LadderFormat, type TableConfig, type TableStatus, type tables } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { handsRecordedOf, openSeatsOf } from "../match-host/persistence";
 import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "../match-host/runtime";
@@ -38,6 +38,8 @@ export interface TableView {
   matchId: string | null;
   handsPlayed: number;
   createdAt: string;
+  /** A ladder table (its format), null for one a developer made. */
+  ladder: LadderFormat | null;
 }
 
 /** A hosted table as anyone (or its creator, `viewerId`) may see it. */
@@ -52,6 +54,7 @@ export function viewOfRuntime(table: TableRuntime, viewerId: string | null): Tab
     matchId: table.matchId,
     handsPlayed: handsPlayedAt(table),
     createdAt: table.createdAt.toISOString(),
+    ladder: table.ladder,
   };
 }
 
@@ -85,6 +88,7 @@ export async function viewsOfRows(
       matchId: row.matchId,
       handsPlayed: row.matchId ? (handsRecorded.get(row.matchId) ?? 0) : 0,
       createdAt: row.createdAt.toISOString(),
+      ladder: row.ladder,
     };
   });
 }

@@ -1,0 +1,90 @@
+/**
+ * Who plays whom on the ladder: a pure function of who is available now, their ratings, how long
+ * each has waited, and how often each pair has met. docs/LADDER.md says why it is this way.
+ */
+
+export interface Candidate {
+  botId: string;
+  developerId: string;
+  /** The conservative rating (mu − 3·sigma); a bot never rated has the prior's. */
+  rating: number;
+  /** When it last became free (or entered): the longest waiting is paired first. */
+  waitingSince: number;
+  /** Ladder matches it has played in this format (its share of meetings grows with them). */
+  matchesPlayed: number;
+}
+
+/** How often two bots have met on the ladder (in this format). */
+export type Meetings = (a: string, b: string) => number;
+
+/**
+ * How often `a` may meet one opponent before another is preferred: twice what uniform pairing
+ * among `available` bots would give it after its next match, and at least once. Under this cap a
+ * bot meets the closest-rated opponents first; past it, the next closest. So ratings stay close
+ * while no pair meets more than about twice as often as uniform pairing would have them meet.
+ */
+export function meetingCap(matchesPlayed: number, available: number): number {
+  if (available < 2) return Infinity;
+  return Math.max(1, Math.floor((2 * (matchesPlayed + 1)) / (available - 1)));
+}
+
+/**
+ * Groups of `size` bots (2 heads-up, 6 six-max), never two of one developer in a group (a ladder
+ * match is always rated). The bot that has waited longest anchors the next group; each member is
+ * the candidate with the fewest meetings over the cap with those already chosen, then the closest
+ * in rating to the anchor. A bot that cannot be grouped now (too few other developers free) waits
+ * for the next round.
+ */
+export function pairings(candidates: Candidate[], size: number, meetings: Meetings): Candidate[][] {
+  const pool = [...candidates].sort((a, b) => a.waitingSince - b.waitingSince || a.botId.localeCompare(b.botId));
+  const groups: Candidate[][] = [];
+  for (let i = 0; i < pool.length; ) {
+    const group = groupAround(pool[i], pool, size, meetings, candidates.length);
+    if (!group) {
+      i += 1;
+      continue;
+    }
+    groups.push(group);
+    for (const member of group) pool.splice(pool.indexOf(member), 1);
+  }
+  return groups;
+}
+
+function groupAround(anchor: Candidate, pool: Candidate[], size: number, meetings: Meetings, available: number): Candidate[] | null {
+  const group = [anchor];
+  while (group.length < size) {
+    const developers = new Set(group.map((c) => c.developerId));
+    let best: Candidate | null = null;
+    let bestKey: [number, number] = [Infinity, Infinity];
+    for (const candidate of pool) {
+      if (developers.has(candidate.developerId)) continue;
+      const overCap = group.filter((member) => meetings(member.botId, candidate.botId) >= meetingCap(member.matchesPlayed, available)).length;
+      const key: [number, number] = [overCap, Math.abs(candidate.rating - anchor.rating)];
+      if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) [best, bestKey] = [candidate, key];
+    }
+    if (!best) return null;
+    group.push(best);
+  }
+  return group;
+}
+
+/** Counts meetings per pair (the matchmaker's memory), for `Meetings`. */
+export class MeetingCounts {
+  private readonly counts = new Map<string, number>();
+
+  private static key(a: string, b: string): string {
+    return a < b ? `${a}|${b}` : `${b}|${a}`;
+  }
+
+  get: Meetings = (a, b) => this.counts.get(MeetingCounts.key(a, b)) ?? 0;
+
+  /** Every pair of a group met once more. */
+  met(botIds: string[]): void {
+    for (let i = 0; i < botIds.length; i++) {
+      for (let j = i + 1; j < botIds.length; j++) {
+        const key = MeetingCounts.key(botIds[i], botIds[j]);
+        this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+      }
+    }
+  }
+}
