@@ -88,29 +88,33 @@ function inHand(state: HandState): number[] {
   return players;
 }
 
-/** Where clockwise order starts in ascending player indices: the first one at or after `start`. */
-function firstClockwiseFrom(ascending: number[], start: number): number {
+/** Where clockwise order starts in ascending player indices (or seats): the first one at or after `start`. */
+export function firstClockwiseFrom(ascending: number[], start: number): number {
   let first = 0;
   while (first < ascending.length && ascending[first] < start) first++;
   return first === ascending.length ? 0 : first;
 }
 
 /**
- * Equal shares; the odd chips go one each to the winners nearest the button's left. Robert's Rules
+ * The chips of the winner `clockwiseRank` places clockwise from the button's left (0 = nearest):
+ * equal shares; the odd chips go one each to the winners nearest the button's left. Robert's Rules
  * of Poker (Bob Ciaffone), "Ties": "No player may receive more than one odd chip" and "in a button
  * game, the first hand clockwise from the button gets the odd chip" — so with a three-way split and
  * two odd chips, the first two winners from the button's left get one each.
  */
+export function tieShare(amount: number, winnerCount: number, clockwiseRank: number): number {
+  const share = Math.floor(amount / winnerCount);
+  return clockwiseRank < amount - share * winnerCount ? share + 1 : share;
+}
+
 function payPot(state: HandState, index: number, pot: Pot, ascendingWinners: number[]): PotAward {
   const count = ascendingWinners.length;
-  const share = Math.floor(pot.amount / count);
-  const oddChips = pot.amount - share * count;
   const shares = new Array<number>(count);
   const winnerSeats = new Array<number>(count);
   // Clockwise from the button's left: the odd chips go to the first winners in that order.
   for (let i = 0, k = firstClockwiseFrom(ascendingWinners, state.button + 1); i < count; i++, k = k + 1 === count ? 0 : k + 1) {
     const winner = ascendingWinners[k];
-    shares[i] = i < oddChips ? share + 1 : share;
+    shares[i] = tieShare(pot.amount, count, i);
     state.stacks[winner] += shares[i];
     winnerSeats[i] = state.seats[winner];
   }
