@@ -14,7 +14,7 @@
  * Pure: no RNG (exhaustive enumeration), no clock; the inputs are never mutated.
  */
 import { CARD_KEYS, FLUSH_BITS, SUIT_COUNTER_START, evaluate7, nonFlushValueOfKey } from "./evaluator.ts";
-import type { HandEvent, HandState, PotAward } from "./hand-types.ts";
+import type { HandConfig, HandEvent, HandState, PotAward } from "./hand-types.ts";
 import { assert, invariantViolated } from "./invariants.ts";
 import { firstClockwiseFrom, tieShare } from "./showdown.ts";
 
@@ -199,9 +199,12 @@ function expectedShares(pot: { amount: number; eligible: number[] }, outcomes: F
 export interface FinishedHandRecord {
   /** Seat of the button. */
   button: number;
+  /** Table order (seats ascending), as the hand was dealt. */
   players: ReadonlyArray<{ seat: number; startingStack: number; finalStack: number }>;
   events: readonly HandEvent[];
   pots: readonly PotAward[];
+  /** How antes layer into pots, for pots read off the events mid-hand (chance-correction.ts). */
+  config: Pick<HandConfig, "anteTrimming">;
 }
 
 /** A finished HandState read as a record (the fields a stored history copies from it). */
@@ -213,6 +216,7 @@ export function finishedHandRecord(state: HandState): FinishedHandRecord {
     players: state.seats.map((seat, p) => ({ seat, startingStack: state.startingStacks[p], finalStack: stacks[p] })),
     events: state.events,
     pots: state.result.pots,
+    config: state.config,
   };
 }
 

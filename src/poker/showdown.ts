@@ -16,9 +16,12 @@ interface Pot {
  * pot below it, and consecutive layers with the same players are one pot.
  */
 export function sidePots(state: HandState): Pot[] {
-  const n = state.seats.length;
-  const { contributions, antesPosted, folded } = state;
-  const antesAreLive = state.config.anteTrimming;
+  return potsOfContributions(state.contributions, state.antesPosted, state.folded, state.config.anteTrimming);
+}
+
+/** sidePots from its parts: also read off a hand history at any point of the hand (chance-correction.ts). */
+export function potsOfContributions(contributions: number[], antesPosted: number[], folded: boolean[], antesAreLive: boolean): Pot[] {
+  const n = contributions.length;
   // Live antes (the default) leave the live contributions equal to the contributions: no copy.
   const live = antesAreLive ? contributions : new Array<number>(n);
   let deadMoney = 0, contributed = 0;
@@ -50,7 +53,7 @@ export function sidePots(state: HandState): Pot[] {
     previous = level;
   }
   if (deadMoney > 0) {
-    if (pots.length === 0) pots.push({ amount: 0, eligible: inHand(state) });
+    if (pots.length === 0) pots.push({ amount: 0, eligible: inHand(folded) });
     pots[0].amount += deadMoney;
     total += deadMoney;
   }
@@ -82,9 +85,9 @@ function reachedByTheSamePlayers(members: number[], live: number[], folded: bool
 }
 
 /** Player indices still in the hand, ascending. */
-function inHand(state: HandState): number[] {
+function inHand(folded: boolean[]): number[] {
   const players: number[] = [];
-  for (let p = 0; p < state.seats.length; p++) if (!state.folded[p]) players.push(p);
+  for (let p = 0; p < folded.length; p++) if (!folded[p]) players.push(p);
   return players;
 }
 
