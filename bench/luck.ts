@@ -2,7 +2,7 @@
  * bench:luck (issue 26): how much of a win rate's uncertainty the all-in adjustment removes.
  * Seeded heads-up matches of built-ins (100 hands, 100 big blinds deep, each strategy on each seat
  * in turn) played in-process with the engine; from each hand's history: bb/100 raw and adjusted,
- * with the 95 % interval the ratings use (hands as samples, skill.ts winRate) and the one `cli eval`
+ * and chance-corrected (turn and river luck taken out too), with the 95 % interval the ratings use (hands as samples, skill.ts winRate) and the one `cli eval`
  * uses (matches as samples, evaluation.ts summarize); the bias checks; the matches an eval needs for
  * a 95 % verdict; what the adjustment costs per hand. Figures only, no assertions (tests hold those).
  *
@@ -13,6 +13,7 @@ import type { BuiltInStrategy } from "../src/modules/bots/model";
 import { winRate } from "../src/modules/ratings/skill";
 import { decisionView, STRATEGIES } from "../src/modules/tables/strategies";
 import { allInAdjustedResults, allInSpot, finishedHandRecord } from "../src/poker/all-in-equity";
+import { streetLuck } from "../src/poker/chance-correction";
 import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
 import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
 import { seededRng, shuffleDeck } from "../src/poker/rng";
@@ -33,15 +34,19 @@ interface Sums {
 interface PairingRun {
   raw: MatchSample[];
   adjusted: MatchSample[];
+  corrected: MatchSample[];
   rawHands: Sums;
   adjustedHands: Sums;
+  correctedHands: Sums;
   allInRunouts: number;
   /** Time in the engine and strategies, and in the adjustment (both µs, summed over hands). */
   playMicros: number;
   adjustMicros: number;
   slowestAdjustMicros: number;
+  luckMicros: number;
 }
 
+const noSums = (): Sums => ({ count: 0, sumBb: 0, sumBbSquared: 0 });
 const addTo = (s: Sums, x: number) => ((s.count += 1), (s.sumBb += x), (s.sumBbSquared += x * x));
 
 /** One match: `first` sits at seat `firstSeat`; results are the first player's. */
@@ -50,7 +55,7 @@ function playMatch(first: BuiltInStrategy, second: BuiltInStrategy, firstSeat: n
   const strategyAt = firstSeat === 0 ? [STRATEGIES[first], STRATEGIES[second]] : [STRATEGIES[second], STRATEGIES[first]];
   let stacks = [BUY_IN, BUY_IN];
   let button: number | null = null;
-  const sample = { raw: 0, adjusted: 0, hands: 0 };
+  const sample = { raw: 0, adjusted: 0, corrected: 0, hands: 0 };
   for (let played = 0; !matchStatus(stacks, played, HANDS).over; played++) {
     button = nextButton(stacks, button);
     const started = performance.now();
@@ -61,28 +66,35 @@ function playMatch(first: BuiltInStrategy, second: BuiltInStrategy, firstSeat: n
       if (!applyActionInPlace(state, action).ok) throw new Error(`${first} vs ${second}: illegal ${JSON.stringify(action)}`);
     }
     const adjusting = performance.now();
-    const results = allInAdjustedResults(finishedHandRecord(state));
+    const record = finishedHandRecord(state);
+    const results = allInAdjustedResults(record);
     const done = performance.now();
+    const luck = streetLuck(record);
+    run.luckMicros += (performance.now() - done) * 1000;
     run.playMicros += (adjusting - started) * 1000;
     run.adjustMicros += (done - adjusting) * 1000;
     run.slowestAdjustMicros = Math.max(run.slowestAdjustMicros, (done - adjusting) * 1000);
     if (allInSpot(finishedHandRecord(state)) !== null) run.allInRunouts++;
-    const mine = results[state.seats.indexOf(firstSeat)];
+    const p = state.seats.indexOf(firstSeat);
+    const mine = results[p], corrected = mine.adjusted - luck[p];
     addTo(run.rawHands, mine.raw / BIG_BLIND);
     addTo(run.adjustedHands, mine.adjusted / BIG_BLIND);
+    addTo(run.correctedHands, corrected / BIG_BLIND);
     sample.raw += mine.raw / BIG_BLIND;
     sample.adjusted += mine.adjusted / BIG_BLIND;
+    sample.corrected += corrected / BIG_BLIND;
     sample.hands++;
     stacks = stacksAfterHand(stacks, state.seats, state.result!.stacks);
   }
   run.raw.push({ bigBlinds: sample.raw, hands: sample.hands });
   run.adjusted.push({ bigBlinds: sample.adjusted, hands: sample.hands });
+  run.corrected.push({ bigBlinds: sample.corrected, hands: sample.hands });
 }
 
 function playPairing(first: BuiltInStrategy, second: BuiltInStrategy, matches: number): PairingRun {
   const run: PairingRun = {
-    raw: [], adjusted: [], rawHands: { count: 0, sumBb: 0, sumBbSquared: 0 }, adjustedHands: { count: 0, sumBb: 0, sumBbSquared: 0 },
-    allInRunouts: 0, playMicros: 0, adjustMicros: 0, slowestAdjustMicros: 0,
+    raw: [], adjusted: [], corrected: [], rawHands: noSums(), adjustedHands: noSums(), correctedHands: noSums(),
+    allInRunouts: 0, playMicros: 0, adjustMicros: 0, slowestAdjustMicros: 0, luckMicros: 0,
   };
   // Seat order alternates by match, as `cli eval` does, so neither strategy keeps a seat's edge.
   for (let m = 0; m < matches; m++) playMatch(first, second, m % 2, `${SEED}:${first}-${second}:${m}`, run);
@@ -101,27 +113,32 @@ const interval = (ci: [number, number] | null) => (ci === null ? "n/a" : `[${ci[
 const inside = (x: number, ci: [number, number] | null) => ci !== null && x >= ci[0] && x <= ci[1];
 const perHand = (s: Sums) => winRate({ handsPlayed: s.count, sumBb: s.sumBb, sumBbSquared: s.sumBbSquared });
 
+const ratio = (a: [number, number] | null, b: [number, number] | null) => (width(a) / width(b)).toFixed(3);
+
 function report(first: BuiltInStrategy, second: BuiltInStrategy, run: PairingRun, selfPlay: boolean) {
-  const raw = summarize(run.raw), adjusted = summarize(run.adjusted);
-  const rawHands = perHand(run.rawHands), adjustedHands = perHand(run.adjustedHands);
+  const raw = summarize(run.raw), adjusted = summarize(run.adjusted), corrected = summarize(run.corrected);
+  const rawHands = perHand(run.rawHands), adjustedHands = perHand(run.adjustedHands), correctedHands = perHand(run.correctedHands);
   const hands = run.rawHands.count;
-  console.log(`\n${first} vs ${second}: ${run.raw.length} matches, ${hands} hands, ${run.allInRunouts} all-in runouts adjusted (${((100 * run.allInRunouts) / hands).toFixed(2)} % of hands); ${first}'s bb/100:`);
-  console.log(`  by match (cli eval)   raw ${raw.bbPer100.toFixed(2)} ${interval(raw.ci95)}   adjusted ${adjusted.bbPer100.toFixed(2)} ${interval(adjusted.ci95)}   width adjusted/raw ${(width(adjusted.ci95) / width(raw.ci95)).toFixed(3)}`);
-  console.log(`  by hand (ratings)     raw ${rawHands.bbPer100.toFixed(2)} ${interval(rawHands.bbPer100Ci95)}   adjusted ${adjustedHands.bbPer100.toFixed(2)} ${interval(adjustedHands.bbPer100Ci95)}   width adjusted/raw ${(width(adjustedHands.bbPer100Ci95) / width(rawHands.bbPer100Ci95)).toFixed(3)}`);
+  const line = (name: string, s: { bbPer100: number }, ci: [number, number] | null, byMatch: [number, number] | null, byHand: [number, number] | null) =>
+    console.log(`  ${name.padEnd(16)} ${s.bbPer100.toFixed(2).padStart(8)} by match ${interval(byMatch).padEnd(18)} by hand ${interval(byHand).padEnd(18)}${ci === null ? "" : ` width / raw: by match ${ratio(byMatch, raw.ci95)}, by hand ${ratio(byHand, rawHands.bbPer100Ci95)}`}`);
+  console.log(`\n${first} vs ${second}: ${run.raw.length} matches, ${hands} hands, ${run.allInRunouts} all-in runouts adjusted (${((100 * run.allInRunouts) / hands).toFixed(2)} % of hands); ${first}'s bb/100 and 95 % intervals:`);
+  line("raw", raw, null, raw.ci95, rawHands.bbPer100Ci95);
+  line("all-in adjusted", adjusted, adjusted.ci95, adjusted.ci95, adjustedHands.bbPer100Ci95);
+  line("chance corrected", corrected, corrected.ci95, corrected.ci95, correctedHands.bbPer100Ci95);
   if (selfPlay) {
-    console.log(`  self-play: 0 inside the raw interval ${inside(0, raw.ci95) ? "yes" : "NO"}, inside the adjusted interval ${inside(0, adjusted.ci95) ? "yes" : "NO"}`);
+    console.log(`  self-play: 0 inside the interval (by match): raw ${inside(0, raw.ci95) ? "yes" : "NO"}, adjusted ${inside(0, adjusted.ci95) ? "yes" : "NO"}, corrected ${inside(0, corrected.ci95) ? "yes" : "NO"}`);
   } else {
-    console.log(`  no bias: the adjusted mean inside the raw 95 % interval ${inside(adjusted.bbPer100, raw.ci95) ? "yes" : "NO"}`);
-    console.log(`  matches for a 95 % eval verdict: raw ${matchesForVerdict(raw)}, adjusted ${matchesForVerdict(adjusted)}`);
+    console.log(`  no bias: inside the raw 95 % interval: adjusted mean ${inside(adjusted.bbPer100, raw.ci95) ? "yes" : "NO"}, corrected mean ${inside(corrected.bbPer100, raw.ci95) ? "yes" : "NO"}`);
+    console.log(`  matches for a 95 % eval verdict: raw ${matchesForVerdict(raw)}, adjusted ${matchesForVerdict(adjusted)}, corrected ${matchesForVerdict(corrected)}`);
   }
-  console.log(`  cost: play ${(run.playMicros / hands).toFixed(2)} µs/hand, adjustment ${(run.adjustMicros / hands).toFixed(2)} µs/hand on average (${(run.adjustMicros / Math.max(1, run.allInRunouts)).toFixed(0)} µs per adjusted hand, slowest ${(run.slowestAdjustMicros / 1000).toFixed(1)} ms)`);
+  console.log(`  cost: play ${(run.playMicros / hands).toFixed(2)} µs/hand; all-in adjustment ${(run.adjustMicros / hands).toFixed(2)} µs/hand on average (${(run.adjustMicros / Math.max(1, run.allInRunouts)).toFixed(0)} µs per adjusted hand, slowest ${(run.slowestAdjustMicros / 1000).toFixed(1)} ms); turn/river luck ${(run.luckMicros / hands).toFixed(2)} µs/hand`);
   return {
     pairing: `${first}-${second}`, matches: run.raw.length, hands, allInRunouts: run.allInRunouts,
-    raw: raw.bbPer100, rawCi: raw.ci95, adjusted: adjusted.bbPer100, adjustedCi: adjusted.ci95,
-    widthRatioByMatch: Number((width(adjusted.ci95) / width(raw.ci95)).toFixed(3)),
-    widthRatioByHand: Number((width(adjustedHands.bbPer100Ci95) / width(rawHands.bbPer100Ci95)).toFixed(3)),
-    matchesForVerdict: selfPlay ? null : { raw: matchesForVerdict(raw), adjusted: matchesForVerdict(adjusted) },
-    adjustMicrosPerHand: Number((run.adjustMicros / hands).toFixed(2)),
+    raw: raw.bbPer100, rawCi: raw.ci95, adjusted: adjusted.bbPer100, adjustedCi: adjusted.ci95, corrected: corrected.bbPer100, correctedCi: corrected.ci95,
+    widthRatioByMatch: { adjusted: Number(ratio(adjusted.ci95, raw.ci95)), corrected: Number(ratio(corrected.ci95, raw.ci95)) },
+    widthRatioByHand: { adjusted: Number(ratio(adjustedHands.bbPer100Ci95, rawHands.bbPer100Ci95)), corrected: Number(ratio(correctedHands.bbPer100Ci95, rawHands.bbPer100Ci95)) },
+    matchesForVerdict: selfPlay ? null : { raw: matchesForVerdict(raw), adjusted: matchesForVerdict(adjusted), corrected: matchesForVerdict(corrected) },
+    micros: { play: Number((run.playMicros / hands).toFixed(2)), adjust: Number((run.adjustMicros / hands).toFixed(2)), luck: Number((run.luckMicros / hands).toFixed(2)) },
   };
 }
 
