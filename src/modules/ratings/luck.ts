@@ -1,22 +1,25 @@
 /**
- * Per-bot results of one stored hand in big blinds, as dealt (raw) and with the all-in adjustment
- * (src/poker/all-in-equity.ts; docs/RATINGS.md). The ratings fold these into bb/100 and its interval;
- * the adjusted figure is an expectation (fractional big blinds), never a payout.
+ * Per-bot results of one stored hand in big blinds: as dealt (raw), with the all-in adjustment
+ * (src/poker/all-in-equity.ts) and chance-corrected as well (src/poker/chance-correction.ts); see
+ * docs/RATINGS.md. The ratings fold these into bb/100 and its interval; the adjusted and corrected
+ * figures are expectations (fractional big blinds), never payouts.
  */
-import { allInAdjustedResults } from "../../poker/all-in-equity";
+import { chanceCorrectedResults } from "../../poker/chance-correction";
 import type { StoredHand } from "../tables/hand-history";
 
 export interface BotHandResult {
   botId: string;
   rawBb: number;
   adjustedBb: number;
+  correctedBb: number;
 }
 
 export function adjustedHandResults(hand: StoredHand): BotHandResult[] {
-  const adjusted = allInAdjustedResults(hand);
+  const results = chanceCorrectedResults(hand);
   return hand.players.map((player, i) => ({
     botId: player.botId,
-    rawBb: adjusted[i].raw / hand.bigBlind,
-    adjustedBb: adjusted[i].adjusted / hand.bigBlind,
+    rawBb: results[i].raw / hand.bigBlind,
+    adjustedBb: results[i].adjusted / hand.bigBlind,
+    correctedBb: results[i].corrected / hand.bigBlind,
   }));
 }
