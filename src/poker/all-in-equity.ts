@@ -18,7 +18,11 @@ import type { HandConfig, HandEvent, HandState, PotAward } from "./hand-types.ts
 import { assert, invariantViolated } from "./invariants.ts";
 import { firstClockwiseFrom, tieShare } from "./showdown.ts";
 
-/** Where the betting stopped: who contests which pot with which cards, and what is still to come. */
+/**
+ * A spot to settle by equity: who contests which pot with which cards, and what is still to come.
+ * For the all-in adjustment, the moment the betting stopped; for the chance correction, the moment
+ * before a turn or river card.
+ */
 export interface AllInSpot {
   /** Seat of the button: odd chips go clockwise from its left. */
   button: number;
@@ -26,7 +30,7 @@ export interface AllInSpot {
   seats: number[];
   /** Two per player, aligned with seats: holeCards[2i], holeCards[2i + 1]. */
   holeCards: number[];
-  /** Board cards dealt when the betting stopped (0, 3 or 4; 5 leaves one runout: the board itself). */
+  /** Board cards dealt so far (0, 3 or 4; 5 leaves one runout: the board itself). */
   board: number[];
   /** Other cards known to be out of the deck: folded players' hole cards (dead, never on the board). */
   deadCards: number[];
