@@ -124,6 +124,38 @@ function* subsets(cards: number[], size: number, from = 0): Generator<number[]> 
 }
 
 describe("all-in adjustment: property against brute force", () => {
+  test("preflop, three-way with a side pot and odd chips: the same as counting every board with evaluate7 and paying it by hand", () => {
+    // Random hands each time the seed changes; odd pot sizes so that split pots leave odd chips.
+    const rng = seededRng("all-in-equity preflop");
+    const deck = shuffleDeck(rng);
+    const spot = { button: 2, seats: [0, 3, 5], holeCards: deck.slice(0, 6), board: [], deadCards: deck.slice(6, 8), pots: [{ amount: 301, eligible: [0, 3, 5] }, { amount: 99, eligible: [3, 5] }] };
+    const pots = potEquities(spot);
+    const unseen = deck.slice(8).sort((a, b) => a - b);
+    const expected = spot.pots.map((pot) => pot.eligible.map(() => 0));
+    const n = unseen.length;
+    let boards = 0, splits = 0;
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) for (let c = b + 1; c < n; c++) for (let d = c + 1; d < n; d++) for (let e = d + 1; e < n; e++) {
+      const board = [unseen[a], unseen[b], unseen[c], unseen[d], unseen[e]] as const;
+      const value = [0, 1, 2].map((p) => evaluate7(spot.holeCards[2 * p], spot.holeCards[2 * p + 1], ...board));
+      boards++;
+      spot.pots.forEach((pot, i) => {
+        const values = pot.eligible.map((seat) => value[spot.seats.indexOf(seat)]);
+        const best = Math.max(...values);
+        const winners = pot.eligible.filter((_, j) => values[j] === best);
+        if (winners.length > 1) splits++;
+        // Odd chips one each from the button's left: seats after the button first, then from the lowest seat.
+        const clockwise = [...winners.filter((seat) => seat > spot.button), ...winners.filter((seat) => seat <= spot.button)];
+        clockwise.forEach((seat, k) => {
+          expected[i][pot.eligible.indexOf(seat)] += Math.floor(pot.amount / winners.length) + (k < pot.amount % winners.length ? 1 : 0);
+        });
+      });
+    }
+    expect(boards).toBe(binomial(44, 5));
+    expect(splits).toBeGreaterThan(0); // odd chips were paid
+    expect(pots[0].runouts).toBe(boards);
+    pots.forEach((pot, i) => pot.expected.forEach((chips, j) => expect(chips).toBeCloseTo(expected[i][j] / boards, 9)));
+  });
+
   test("on random flop and turn all-ins (2-6 players, side pots, folds, odd chips) it equals the mean of the engine's own payouts over every runout", () => {
     const rng = seededRng("all-in-equity property");
     const SPOTS = 60;
