@@ -17,9 +17,12 @@ interface Pot {
  * pot below it, and consecutive layers with the same players are one pot.
  */
 export function sidePots(state: HandState): Pot[] {
-  const n = state.seats.length;
-  const { contributions, antesPosted, folded } = state;
-  const antesAreLive = state.config.anteTrimming;
+  return potsOfContributions(state.contributions, state.antesPosted, state.folded, state.config.anteTrimming);
+}
+
+/** sidePots from its parts: also read off a hand history at any point of the hand (chance-correction.ts). */
+export function potsOfContributions(contributions: number[], antesPosted: number[], folded: boolean[], antesAreLive: boolean): Pot[] {
+  const n = contributions.length;
   // Live antes (the default) leave the live contributions equal to the contributions: no copy.
   const live = antesAreLive ? contributions : new Array<number>(n);
   let deadMoney = 0, contributed = 0;
@@ -51,7 +54,7 @@ export function sidePots(state: HandState): Pot[] {
     previous = level;
   }
   if (deadMoney > 0) {
-    if (pots.length === 0) pots.push({ amount: 0, eligible: inHand(state) });
+    if (pots.length === 0) pots.push({ amount: 0, eligible: inHand(folded) });
     pots[0].amount += deadMoney;
     total += deadMoney;
   }
@@ -83,35 +86,39 @@ function reachedByTheSamePlayers(members: number[], live: number[], folded: bool
 }
 
 /** Player indices still in the hand, ascending. */
-function inHand(state: HandState): number[] {
+function inHand(folded: boolean[]): number[] {
   const players: number[] = [];
-  for (let p = 0; p < state.seats.length; p++) if (!state.folded[p]) players.push(p);
+  for (let p = 0; p < folded.length; p++) if (!folded[p]) players.push(p);
   return players;
 }
 
-/** Where clockwise order starts in ascending player indices: the first one at or after `start`. */
-function firstClockwiseFrom(ascending: number[], start: number): number {
+/** Where clockwise order starts in ascending player indices (or seats): the first one at or after `start`. */
+export function firstClockwiseFrom(ascending: number[], start: number): number {
   let first = 0;
   while (first < ascending.length && ascending[first] < start) first++;
   return first === ascending.length ? 0 : first;
 }
 
 /**
- * Equal shares; the odd chips go one each to the winners nearest the button's left. Robert's Rules
+ * The chips of the winner `clockwiseRank` places clockwise from the button's left (0 = nearest):
+ * equal shares; the odd chips go one each to the winners nearest the button's left. Robert's Rules
  * of Poker (Bob Ciaffone), "Ties": "No player may receive more than one odd chip" and "in a button
  * game, the first hand clockwise from the button gets the odd chip" — so with a three-way split and
  * two odd chips, the first two winners from the button's left get one each.
  */
+export function tieShare(amount: number, winnerCount: number, clockwiseRank: number): number {
+  const share = Math.floor(amount / winnerCount);
+  return clockwiseRank < amount - share * winnerCount ? share + 1 : share;
+}
+
 function payPot(state: HandState, index: number, pot: Pot, ascendingWinners: number[]): PotAward {
   const count = ascendingWinners.length;
-  const share = Math.floor(pot.amount / count);
-  const oddChips = pot.amount - share * count;
   const shares = new Array<number>(count);
   const winnerSeats = new Array<number>(count);
   // Clockwise from the button's left: the odd chips go to the first winners in that order.
   for (let i = 0, k = firstClockwiseFrom(ascendingWinners, state.button + 1); i < count; i++, k = k + 1 === count ? 0 : k + 1) {
     const winner = ascendingWinners[k];
-    shares[i] = i < oddChips ? share + 1 : share;
+    shares[i] = tieShare(pot.amount, count, i);
     state.stacks[winner] += shares[i];
     winnerSeats[i] = state.seats[winner];
   }

@@ -22,7 +22,8 @@ import { ROW_SHIFT } from "./evaluator-keys.ts";
 import { RANK_CHARS } from "./cards.ts";
 
 export { CATEGORY_NAMES, HAND_CLASS_COUNT, type HandCategory };
-export { CARD_KEYS, CARD_RANK_BITS, FLUSH_VALUES };
+// For callers that sum card keys incrementally over many boards (exhaustive counts, all-in equities).
+export { CARD_KEYS, CARD_RANK_BITS, FLUSH_VALUES, FLUSH_BITS, SUIT_COUNTER_START };
 
 const INV_SUIT_FIELD = 1 / SUIT_FIELD;
 
