@@ -11,12 +11,12 @@
 import { summarize, type MatchSample, type RateSummary } from "../src/cli/evaluation";
 import type { BuiltInStrategy } from "../src/modules/bots/model";
 import { winRate } from "../src/modules/ratings/skill";
-import { decisionView, STRATEGIES } from "../src/modules/tables/strategies";
+import { decisionView, STRATEGIES } from "../src/modules/bots/built-ins";
 import { allInAdjustedResults, allInSpot, finishedHandRecord } from "../src/poker/all-in-equity";
 import { streetLuck } from "../src/poker/chance-correction";
 import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
 import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
-import { seededRng, shuffleDeck } from "../src/poker/rng";
+import { seededRng, shuffleDeck } from "@poker-bots/core/rng";
 
 const MATCHES = Number(process.env.LUCK_MATCHES ?? 2000);
 const SEED = process.env.LUCK_SEED ?? "bench:luck";

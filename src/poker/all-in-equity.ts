@@ -13,9 +13,9 @@
  *
  * Pure: no RNG (exhaustive enumeration), no clock; the inputs are never mutated.
  */
-import { CARD_KEYS, FLUSH_BITS, SUIT_COUNTER_START, evaluate7, nonFlushValueOfKey } from "./evaluator.ts";
+import { CARD_KEYS, FLUSH_BITS, SUIT_COUNTER_START, evaluate7, nonFlushValueOfKey } from "@poker-bots/core/evaluator";
 import type { HandConfig, HandEvent, HandState, PotAward } from "./hand-types.ts";
-import { assert, invariantViolated } from "./invariants.ts";
+import { invariant as assert, invariantViolated } from "../lib/assert.ts";
 import { firstClockwiseFrom, tieShare } from "./showdown.ts";
 
 /**

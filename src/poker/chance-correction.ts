@@ -19,7 +19,7 @@
  */
 import { allInAdjustedResults, potEquities, type AllInSpot, type FinishedHandRecord } from "./all-in-equity.ts";
 import type { HandEvent } from "./hand-types.ts";
-import { invariantViolated } from "./invariants.ts";
+import { invariantViolated } from "../lib/assert.ts";
 import { potsOfContributions } from "./showdown.ts";
 
 /** Chips in and who is still in, as the hand history has them after some prefix of its events. */

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { allInAdjustedResults, allInSpot, binomial, finishedHandRecord, potEquities } from "../../src/poker/all-in-equity.ts";
-import { parseCards } from "../../src/poker/cards.ts";
-import { evaluate7 } from "../../src/poker/evaluator.ts";
+import { parseCards } from "@poker-bots/core/cards";
+import { evaluate7 } from "@poker-bots/core/evaluator";
 import { applyActionInPlace, legalActions, startHand, type StartHandOptions } from "../../src/poker/hand.ts";
 import type { PlayerAction } from "../../src/poker/hand-types.ts";
-import { seededRng, shuffleDeck, uniformInt } from "../../src/poker/rng.ts";
+import { seededRng, shuffleDeck, uniformInt } from "@poker-bots/core/rng";
 import { randomLegalAction } from "../../src/poker/simulate.ts";
 import { play, riggedDeck, table } from "./helpers.ts";
 

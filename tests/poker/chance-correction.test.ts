@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { finishedHandRecord, potEquities } from "../../src/poker/all-in-equity.ts";
-import { parseCards } from "../../src/poker/cards.ts";
+import { parseCards } from "@poker-bots/core/cards";
 import { cardLuck, chanceCorrectedResults, luckyCards } from "../../src/poker/chance-correction.ts";
 import { applyActionInPlace, legalActions, startHand } from "../../src/poker/hand.ts";
-import { seededRng, shuffleDeck, uniformInt } from "../../src/poker/rng.ts";
+import { seededRng, shuffleDeck, uniformInt } from "@poker-bots/core/rng";
 import { randomLegalAction } from "../../src/poker/simulate.ts";
 import { play, riggedDeck, table } from "./helpers.ts";
 

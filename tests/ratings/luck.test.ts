@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { adjustedHandResults } from "../../src/modules/ratings/luck.ts";
-import type { StoredHand } from "../../src/modules/tables/hand-history.ts";
+import type { StoredHand } from "../../src/modules/match-host/hand-history.ts";
 import type { HandState } from "../../src/poker/hand-types.ts";
 import { play, riggedDeck, table } from "../poker/helpers.ts";
 

@@ -5,7 +5,7 @@
  * figures are expectations (fractional big blinds), never payouts.
  */
 import { chanceCorrectedResults } from "../../poker/chance-correction";
-import type { StoredHand } from "../tables/hand-history";
+import type { StoredHand } from "../match-host/hand-history";
 
 export interface BotHandResult {
   botId: string;
