@@ -41,6 +41,10 @@ import { statsModule } from "./modules/stats";
 import { Stats } from "./modules/stats/service";
 import { tablesModule } from "./modules/tables";
 import { Tables } from "./modules/tables/service";
+import { Ladder } from "./modules/ladder/service";
+import { Matchmaker } from "./modules/ladder/matchmaker";
+import { ladderModule } from "./modules/ladder";
+import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { TableRouting } from "./modules/cluster/routing";
 import type { AuthOptions } from "./plugins/auth";
@@ -80,6 +84,10 @@ export interface Services {
   cluster: ClusterNode;
   botRelay: BotRelay;
   tableRelay: TableRelay;
+  ladder: Ladder;
+  /** Pairs the ladder's entries while this node holds the cluster's matchmaker role (started by server.ts). */
+  matchmaker: Matchmaker;
+  presence: BotPresence;
   clock: Clock;
 }
 
@@ -142,6 +150,10 @@ export function createServices(deps: AppDeps): Services {
   gateway.keyCheck = databaseKeyCheck(db);
   tableRelay.start();
   routing.relay = tableRelay;
+  const presence = new BotPresence(db, config.hostId, clock, log);
+  gateway.presence = presence;
+  const ladder = new Ladder(db, bots, clock, config.ladder);
+  const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, leaseStanding: deps.leaseStanding, log });
   host.relay = tableRelay;
   spectators.remote = tableRelay;
   return {
@@ -156,6 +168,9 @@ export function createServices(deps: AppDeps): Services {
     spectators,
     host,
     tables,
+    ladder,
+    matchmaker,
+    presence,
     matches: new Matches(db),
     stats,
     ratings: new Ratings(db),
@@ -191,7 +206,7 @@ export function createApp(deps: AppDeps) {
     })
     .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
     .use(docsModule())
-    .use(healthModule(deps.dbKind, services.cluster))
+    .use(healthModule(deps.dbKind, services.cluster, () => services.matchmaker.isMatchmaker()))
     .use(metricsModule(metrics, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy }))
     .use(
       authModule(
@@ -211,6 +226,7 @@ export function createApp(deps: AppDeps) {
     .use(matchesModule(services.matches, auth))
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
+    .use(ladderModule(services.ladder, auth, deps.config.ladder))
     .use(webModule({ ...services, leaderboardMinMatches: deps.config.leaderboardMinMatches }));
   return Object.assign(app, { services, metrics });
 }

@@ -56,6 +56,8 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   app.metrics.sampled("poker_lease_standing", "1 while this node's lease provably stands (its tables deal only then)", [], () => [[{}, lease.standing() ? 1 : 0]]);
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
+  // Sockets of this HOST_ID's previous process died with it (before any bot connects to this one).
+  await app.services.presence.forgetThisNode().catch((error) => log("forgetting this node's old bot connections failed", error));
   app.services.cluster.start();
   // reusePort off: a second process on the same port would silently share traffic (and a PGlite directory).
   // The server's own body cap sits well above MAX_BODY_BYTES: up to it, the app answers a §8 413
@@ -75,6 +77,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     log(`resumed this node's tables: ${recovered.running} running match(es) from their last recorded hand, ${recovered.waiting} waiting table(s)`);
   }
   lease.start();
+  app.services.matchmaker.start();
   app.services.host.startExpiry(config.waitingTableTtlMs);
   const forgetOldKeys = setInterval(() => void app.services.idempotency.sweep().catch((error) => log("sweeping idempotency keys failed", error)), 10 * 60_000);
   forgetOldKeys.unref();
@@ -89,6 +92,8 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     stop() {
       stopping ??= (async () => {
         clearInterval(forgetOldKeys);
+        // No new ladder table from here on; another node takes the matchmaker role at once.
+        await app.services.matchmaker.stop();
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.

@@ -1,0 +1,160 @@
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "../../db";
+import { LADDER_FORMATS, type LadderFormat, type TableConfig } from "../../db/schema";
+import type { Clock } from "../../lib/clock";
+import type { LadderSettings } from "../../config";
+import type { Bots } from "../bots/service";
+import { RoleKeeper } from "../cluster/roles";
+import type { Accounts } from "../credits/service";
+import type { MatchHost } from "../match-host/host";
+import type { Tables } from "../tables/service";
+import { entryState } from "./availability";
+import { ensureHouse } from "./house";
+import { MeetingCounts, pairings, type Candidate } from "./pairing";
+import type { EntryWithFacts, Ladder } from "./service";
+
+export const MATCHMAKER_ROLE = "ladder-matchmaker";
+const SEATS: Record<LadderFormat, number> = { "heads-up": 2, "six-max": 6 };
+/** The house's faucet is tried this often (the guarded UPDATE refuses until its cooldown is over). */
+const HOUSE_FAUCET_EVERY_MS = 60_000;
+
+export interface MatchmakerDeps {
+  db: Db;
+  clock: Clock;
+  ladder: Ladder;
+  tables: Tables;
+  host: MatchHost;
+  bots: Bots;
+  accounts: Accounts;
+  settings: LadderSettings;
+  hostId: string;
+  leaseStanding?: () => boolean;
+  log: (message: string, error?: unknown) => void;
+}
+
+/**
+ * The ladder's one matchmaker for the whole cluster: the node holding the role (cluster/roles.ts)
+ * pairs available entries every LADDER_PAIR_EVERY_MS and seats them at ladder tables it hosts,
+ * through the ordinary join (each buy-in off its owner's balance, guarded in SQL: a bot can never
+ * be seated twice, whatever runs twice). Another node takes the role within seconds of its loss.
+ */
+export class Matchmaker {
+  readonly role: RoleKeeper;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private busy = false;
+  /** Per format, how often each pair has met (read from the database when this node takes the role). */
+  private meetings: Record<LadderFormat, MeetingCounts> | null = null;
+  /** When each bot was last seated by this matchmaker: the longest waiting is paired first. */
+  private readonly lastPairedAt = new Map<string, number>();
+  private house: string | null = null;
+  private houseFaucetAt = 0;
+  /** Tables seated this round and in all (tests, benchmarks). */
+  seatedTables = 0;
+
+  constructor(private readonly deps: MatchmakerDeps) {
+    this.role = new RoleKeeper(deps.db, MATCHMAKER_ROLE, deps.hostId, deps.log, deps.leaseStanding);
+  }
+
+  isMatchmaker(): boolean {
+    return this.role.holds();
+  }
+
+  start(): void {
+    this.role.start();
+    this.timer = setInterval(() => void this.round().catch((error) => this.deps.log("a ladder pairing round failed (the next one retries)", error)), this.deps.settings.pairEveryMs);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.role.stop();
+  }
+
+  /** One round: who is available, who plays whom, seat them. Only the role's holder pairs. */
+  async round(): Promise<number> {
+    if (!this.role.holds()) {
+      this.meetings = null;
+      return 0;
+    }
+    if (this.busy) return 0;
+    this.busy = true;
+    try {
+      let entries = await this.deps.ladder.withFacts();
+      // Nobody entered yet: no house account, no house bots (a service nobody uses for the ladder stays as it was).
+      if (entries.length === 0) return 0;
+      if (this.house === null) {
+        this.house = await ensureHouse(this.deps.db, this.deps.bots, this.deps.clock, this.deps.settings.houseBots);
+        entries = await this.deps.ladder.withFacts();
+      }
+      this.meetings ??= await this.loadMeetings();
+      await this.claimHouseFaucet(this.house);
+      const picked = new Set<string>();
+      const seatings: Promise<void>[] = [];
+      for (const format of LADDER_FORMATS) {
+        const candidates = entries.filter((e) => e.format === format && !picked.has(e.botId) && entryState(e.facts, this.deps.settings.buyIn).available).map((e) => this.candidate(e));
+        for (const group of pairings(candidates, SEATS[format], this.meetings[format].get)) {
+          for (const member of group) picked.add(member.botId);
+          seatings.push(this.seat(format, group));
+        }
+      }
+      await Promise.all(seatings);
+      return seatings.length;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private candidate(entry: EntryWithFacts): Candidate {
+    return {
+      botId: entry.botId,
+      developerId: entry.developerId,
+      rating: entry.rating,
+      waitingSince: this.lastPairedAt.get(entry.botId) ?? entry.enteredAt.getTime(),
+      matchesPlayed: entry.matchesPlayed,
+    };
+  }
+
+  /** A ladder table for the group, each bot seated by its owner's buy-in; if one cannot sit, the table is closed (every seat refunded). */
+  private async seat(format: LadderFormat, group: Candidate[]): Promise<void> {
+    const { settings, tables, host } = this.deps;
+    const config: TableConfig = {
+      buyIn: settings.buyIn,
+      smallBlind: settings.smallBlind,
+      bigBlind: settings.bigBlind,
+      maxPlayers: SEATS[format],
+      maxHands: settings.hands,
+      actionTimeoutMs: settings.actionTimeoutMs,
+    };
+    const tableId = await tables.createLadderTable(format, this.house!, config);
+    const now = this.deps.clock.now();
+    this.meetings![format].met(group.map((c) => c.botId));
+    for (const member of group) this.lastPairedAt.set(member.botId, now);
+    try {
+      for (const member of group) await host.execute(tableId, { op: "join", developerId: member.developerId, botId: member.botId });
+      this.seatedTables += 1;
+    } catch (error) {
+      // A bot seated meanwhile elsewhere, a balance spent meanwhile: the next round sees it and pauses or skips the entry.
+      this.deps.log(`ladder table ${tableId} could not be filled (${(error as Error).message}): closed, seats refunded`);
+      await host.execute(tableId, { op: "close", developerId: this.house! }).catch((closing) => this.deps.log(`closing ladder table ${tableId} failed`, closing));
+    }
+  }
+
+  private async claimHouseFaucet(house: string): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now < this.houseFaucetAt) return;
+    this.houseFaucetAt = now + HOUSE_FAUCET_EVERY_MS;
+    await this.deps.accounts.claimFaucet(house).catch(() => {});
+  }
+
+  /** Every pair that met at a ladder table (finished, or seated now), per format. */
+  private async loadMeetings(): Promise<Record<LadderFormat, MeetingCounts>> {
+    const counts = { "heads-up": new MeetingCounts(), "six-max": new MeetingCounts() } satisfies Record<LadderFormat, MeetingCounts>;
+    const groups = await queryRows<{ ladder: LadderFormat; bots: string[] }>(
+      this.deps.db,
+      sql`select t.ladder, array_agg(distinct s.bot_id) as bots from seats s join tables t on t.id = s.table_id
+          where t.ladder is not null and s.bot_id is not null group by t.id, t.ladder`,
+    );
+    for (const group of groups) counts[group.ladder].met(group.bots);
+    return counts;
+  }
+}
