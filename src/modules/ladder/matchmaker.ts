@@ -91,8 +91,9 @@ export class Matchmaker {
       const picked = new Set<string>();
       const seatings: Promise<void>[] = [];
       for (const format of LADDER_FORMATS) {
-        const candidates = entries.filter((e) => e.format === format && !picked.has(e.botId) && entryState(e.facts, this.deps.settings.buyIn).available).map((e) => this.candidate(e));
-        for (const group of pairings(candidates, SEATS[format], this.meetings[format].get)) {
+        const playing = entries.filter((e) => e.format === format && entryState(e.facts, this.deps.settings.buyIn).status === "active");
+        const candidates = playing.filter((e) => !picked.has(e.botId) && !e.facts.seated).map((e) => this.candidate(e));
+        for (const group of pairings(candidates, SEATS[format], this.meetings[format].get, playing.length)) {
           for (const member of group) picked.add(member.botId);
           seatings.push(this.seat(format, group));
         }

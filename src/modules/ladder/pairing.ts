@@ -30,16 +30,16 @@ export function meetingCap(matchesPlayed: number, available: number): number {
 
 /**
  * Groups of `size` bots (2 heads-up, 6 six-max), never two of one developer in a group (a ladder
- * match is always rated). The bot that has waited longest anchors the next group; each member is
- * the candidate with the fewest meetings over the cap with those already chosen, then the closest
- * in rating to the anchor. A bot that cannot be grouped now (too few other developers free) waits
- * for the next round.
+ * match is always rated). The bot that has waited longest anchors the next group. `population`:
+ * the bots entered and playing in the format (free now or at a table), among whom uniform pairing
+ * is counted. A bot that cannot be grouped now (too few other developers free) waits for the next
+ * round.
  */
-export function pairings(candidates: Candidate[], size: number, meetings: Meetings): Candidate[][] {
+export function pairings(candidates: Candidate[], size: number, meetings: Meetings, population = candidates.length): Candidate[][] {
   const pool = [...candidates].sort((a, b) => a.waitingSince - b.waitingSince || a.botId.localeCompare(b.botId));
   const groups: Candidate[][] = [];
   for (let i = 0; i < pool.length; ) {
-    const group = groupAround(pool[i], pool, size, meetings, candidates.length);
+    const group = groupAround(pool[i], pool, size, meetings, Math.max(population, candidates.length));
     if (!group) {
       i += 1;
       continue;
@@ -50,22 +50,37 @@ export function pairings(candidates: Candidate[], size: number, meetings: Meetin
   return groups;
 }
 
-function groupAround(anchor: Candidate, pool: Candidate[], size: number, meetings: Meetings, available: number): Candidate[] | null {
+/**
+ * The anchor's group: each next member is the one that puts the fewest pairs over their cap (both
+ * bots' caps count), then the fewest meetings past it, then the closest rating to the anchor.
+ */
+function groupAround(anchor: Candidate, pool: Candidate[], size: number, meetings: Meetings, population: number): Candidate[] | null {
   const group = [anchor];
   while (group.length < size) {
     const developers = new Set(group.map((c) => c.developerId));
     let best: Candidate | null = null;
-    let bestKey: [number, number] = [Infinity, Infinity];
+    let bestKey: number[] = [Infinity];
     for (const candidate of pool) {
       if (developers.has(candidate.developerId)) continue;
-      const overCap = group.filter((member) => meetings(member.botId, candidate.botId) >= meetingCap(member.matchesPlayed, available)).length;
-      const key: [number, number] = [overCap, Math.abs(candidate.rating - anchor.rating)];
-      if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) [best, bestKey] = [candidate, key];
+      let overCap = 0;
+      let excess = 0;
+      for (const member of group) {
+        const cap = Math.min(meetingCap(member.matchesPlayed, population), meetingCap(candidate.matchesPlayed, population));
+        const met = meetings(member.botId, candidate.botId);
+        if (met >= cap) [overCap, excess] = [overCap + 1, excess + met - cap + 1];
+      }
+      const key = [overCap, excess, Math.abs(candidate.rating - anchor.rating)];
+      if (lexicallyBefore(key, bestKey)) [best, bestKey] = [candidate, key];
     }
     if (!best) return null;
     group.push(best);
   }
   return group;
+}
+
+function lexicallyBefore(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < (b[i] ?? Infinity);
+  return false;
 }
 
 /** Counts meetings per pair (the matchmaker's memory), for `Meetings`. */
