@@ -278,10 +278,19 @@ export const botRatings = pgTable(
 );
 
 /**
+ * Where every lease epoch comes from. A takeover deletes the expired row, so an epoch counted per
+ * row (1, then + 1) would start again at 1 when the HOST_ID restarts, and a paused process of it
+ * still holding (host_id, 1) would pass the fence again on waking. Epochs from one sequence only
+ * grow, across rows, restarts and takeovers.
+ */
+export const leaseEpochs = pgSequence("node_lease_epochs");
+
+/**
  * Each live node's lease. A node renews its row every 2 s (expires_at = now + 6 s); a node whose
- * lease has expired is dead to the others, who take its tables over. `epoch` grows with every
- * acquisition: writes about tables carry the writer's (host_id, epoch) and land only while that
- * row still exists (fencing: a paused node whose lease was taken writes nothing).
+ * lease has expired is dead to the others, who take its tables over. `epoch` (from
+ * node_lease_epochs) grows with every acquisition: writes about tables carry the writer's
+ * (host_id, epoch) and land only while that row still exists (fencing: a paused node whose lease
+ * was taken writes nothing).
  */
 export const nodeLeases = pgTable("node_leases", {
   hostId: text("host_id").primaryKey(),

@@ -1,5 +1,8 @@
-import { and, eq, gt, lt, or, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import { t } from "elysia";
+import type { Queryable } from "../db";
+import { invariant } from "./assert";
 import { errors } from "./errors";
 import { queryInteger } from "./http";
 
@@ -31,23 +34,108 @@ export function rankedListQuery(offsetMax: number) {
   );
 }
 
-/** A page of a list and the cursor of the next one (null on the last page). */
-export interface Page<T> {
+/** A page of a list and the cursor of the next one (null on the last page): an id, an opaque rank, a hand number. */
+export interface Page<T, Cursor = string> {
   items: T[];
-  next: string | null;
+  next: Cursor | null;
 }
 
 /** Rows read with `limit + 1`: the extra row only says that more exist. */
-export function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => string): Page<T> {
+export function pageOf<T, Cursor = string>(rows: T[], limit: number, cursorOf: (last: T) => Cursor): Page<T, Cursor> {
   if (rows.length <= limit) return { items: rows, next: null };
   const items = rows.slice(0, limit);
   return { items, next: cursorOf(items[items.length - 1]) };
 }
 
-/** Keyset: the rows strictly past the cursor row in an order by (at, id), both ascending or both descending. */
-export function pastCursor(at: AnyColumn, id: AnyColumn, cursor: { at: unknown; id: string }, order: "asc" | "desc"): SQL {
-  const past = order === "desc" ? lt : gt;
-  return or(past(at, cursor.at), and(eq(at, cursor.at), past(id, cursor.id)))!;
+/**
+ * The order of a list: its sort columns, most significant first. The last one must be unique (an
+ * id) so the order is total and the rows after a cursor are exactly the rows not yet shown.
+ */
+export interface SortKey {
+  column: AnyPgColumn;
+  order: "asc" | "desc";
+}
+export const ascending = (column: AnyPgColumn): SortKey => ({ column, order: "asc" });
+export const descending = (column: AnyPgColumn): SortKey => ({ column, order: "desc" });
+
+/** One keyset page of a list: which rows, in which order, how many, after which row. */
+export interface Keyset {
+  /** The list's own filters (the cursor condition is added to them). */
+  where?: SQL;
+  order: readonly SortKey[];
+  limit: number;
+  /** The older `offset` of the ranked lists, counted past the cursor. */
+  offset?: number;
+  /** The last row shown: its sort values in `order`'s order, or one SQL row of them; none on the first page. */
+  after?: readonly unknown[] | SQL;
+}
+
+/**
+ * The one keyset page query of every list: the list's filters and the rows strictly past the
+ * cursor, in the list's order, `limit + 1` rows (the extra one only says a next page exists).
+ * `query` is the list's `select … from …` in Drizzle's dynamic mode (`.$dynamic()`).
+ */
+export async function keysetPage<Q extends PgSelect, Row = Awaited<Q>[number]>(query: Q, keyset: Keyset, cursorOf: (last: Row) => string): Promise<Page<Row>> {
+  const past = keyset.after === undefined ? undefined : pastKeys(keyset.order, keyset.after);
+  let paged = query
+    .where(and(keyset.where, past))
+    .orderBy(...sortedBy(keyset.order))
+    .limit(keyset.limit + 1);
+  if (keyset.offset !== undefined) paged = paged.offset(keyset.offset);
+  return pageOf((await paged) as Row[], keyset.limit, cursorOf);
+}
+
+/** ORDER BY the keys. */
+export function sortedBy(order: readonly SortKey[]): SQL[] {
+  return order.map((key) => (key.order === "desc" ? desc(key.column) : asc(key.column)));
+}
+
+/**
+ * The rows strictly past the cursor row in `order`. An id cursor's row (SQL) is one row
+ * comparison, `(a, b) > (select a, b …)`, which Postgres reads as a range of the list's index; it
+ * needs every key to run the same way. A ranked cursor's values may come in a mixed order (desc,
+ * then the id asc), which has no row comparison, so they are compared key by key, each bound
+ * through its column (so a Date or a bigint reaches SQL as the column expects).
+ */
+export function pastKeys(order: readonly SortKey[], after: readonly unknown[] | SQL): SQL {
+  if (!Array.isArray(after)) {
+    const way = order[0].order;
+    // A row comparison orders every key one way: a mixed order would page wrongly, silently.
+    invariant(order.every((key) => key.order === way), "an SQL cursor row needs every sort key in one direction");
+    return sql`(${sql.join(order.map((key) => key.column), sql`, `)}) ${way === "desc" ? sql`<` : sql`>`} (${after as SQL})`;
+  }
+  let past: SQL | undefined;
+  for (let i = order.length - 1; i >= 0; i--) {
+    const { column, order: keyOrder } = order[i];
+    const beyond = keyOrder === "desc" ? lt(column, after[i]) : gt(column, after[i]);
+    past = past === undefined ? beyond : or(beyond, and(eq(column, after[i]), past));
+  }
+  return past!;
+}
+
+/**
+ * An id cursor (`after` or `before`: the id of the last row shown, the order's last key) as that
+ * row's sort values, read in SQL so they are compared at the database's own precision; none
+ * without an id. The row is looked for within the list's own scope (`within`): an id from outside
+ * the list (another developer's bot or transaction) is refused like an unknown one, a 400 naming
+ * the cursor's field.
+ */
+export async function idCursor(
+  db: Queryable,
+  table: PgTable,
+  order: readonly SortKey[],
+  cursor: { id: string | undefined; within?: SQL; field: string; unknown: string },
+): Promise<SQL | undefined> {
+  if (cursor.id === undefined) return undefined;
+  const row = and(eq(order[order.length - 1].column, cursor.id), cursor.within)!;
+  const [known] = await db.select({ known: sql<number>`1` }).from(table).where(row).limit(1);
+  if (!known) throw errors.validation(cursor.unknown, { field: cursor.field });
+  return cursorRow(table, order, row);
+}
+
+/** The sort values of one row, as SQL to compare with (`after` of a Keyset, or `pastKeys`). */
+export function cursorRow(table: PgTable, order: readonly SortKey[], row: SQL): SQL {
+  return sql`select ${sql.join(order.map((key) => key.column), sql`, `)} from ${table} where ${row}`;
 }
 
 /** The `Link` header for the next page: the same path and filters, the new cursor. */

@@ -1,7 +1,7 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
-import { errors } from "../../lib/errors";
+import { ascending, cursorRow, idCursor, keysetPage, pastKeys, sortedBy } from "../../lib/paging";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
@@ -17,7 +17,8 @@ const entryOf = (row: { id: string; name: string; description: string; createdAt
 
 const encoder = new TextEncoder();
 const COLUMNS = { id: bots.id, name: bots.name, description: bots.description, createdAt: bots.createdAt };
-const ORDER = [asc(bots.createdAt), asc(bots.id)];
+/** Oldest first, ties by id: a range of bots_created_idx. The owner's list (`/api/me/bots`) pages the same way. */
+export const OLDEST_FIRST = [ascending(bots.createdAt), ascending(bots.id)];
 
 /** A page of the list: its JSON text, and the botId to continue after when more exist. */
 export interface BotPage {
@@ -92,36 +93,26 @@ export class BotDirectory {
   private async check(): Promise<WholeList> {
     const [{ count }] = await queryRows<{ count: number }>(this.db, sql`select count(*)::int as count from bots`);
     const last = this.entries.at(-1);
-    const added = last ? await this.db.select(COLUMNS).from(bots).where(after(last.botId)).orderBy(...ORDER) : [];
+    const added = last ? await this.db.select(COLUMNS).from(bots).where(addedAfter(last.botId)).orderBy(...sortedBy(OLDEST_FIRST)) : [];
     if (this.entries.length + added.length === count && (last || count === 0)) {
       if (added.length === 0) return this.current;
       this.entries.push(...added.map(entryOf));
     } else {
-      this.entries = (await this.db.select(COLUMNS).from(bots).orderBy(...ORDER)).map(entryOf);
+      this.entries = (await this.db.select(COLUMNS).from(bots).orderBy(...sortedBy(OLDEST_FIRST))).map(entryOf);
     }
     this.current = wholeList(this.entries);
     return this.current;
   }
 
   async page(limit: number, afterBotId: string | undefined, offset = 0): Promise<BotPage> {
-    if (afterBotId !== undefined) {
-      const [known] = await this.db.select({ id: bots.id }).from(bots).where(eq(bots.id, afterBotId));
-      if (!known) throw errors.validation("Invalid after: no bot with this id", { field: "after" });
-    }
-    const rows = await this.db
-      .select(COLUMNS)
-      .from(bots)
-      .where(afterBotId !== undefined ? after(afterBotId) : undefined)
-      .orderBy(...ORDER)
-      .limit(limit + 1)
-      .offset(offset);
-    const shown = rows.slice(0, limit).map(entryOf);
-    const next = rows.length > limit ? shown.at(-1)!.botId : null;
-    return { json: encoder.encode(`[${shown.map((e) => e.json).join(",")}]`), count: shown.length, etag: `"bots-page-${Bun.hash(shown.map((e) => e.json).join()).toString(36)}"`, next };
+    const after = await idCursor(this.db, bots, OLDEST_FIRST, { id: afterBotId, field: "after", unknown: "Invalid after: no bot with this id" });
+    const found = await keysetPage(this.db.select(COLUMNS).from(bots).$dynamic(), { order: OLDEST_FIRST, limit, offset, after }, (last) => last.id);
+    const shown = found.items.map(entryOf);
+    return { json: encoder.encode(`[${shown.map((e) => e.json).join(",")}]`), count: shown.length, etag: `"bots-page-${Bun.hash(shown.map((e) => e.json).join()).toString(36)}"`, next: found.next };
   }
 }
 
 /** Rows after the bot `botId` in the list's order (created_at, id): a range of bots_created_idx. Compared in SQL, at the database's own precision. */
-function after(botId: string) {
-  return sql`(${bots.createdAt}, ${bots.id}) > (select b.created_at, b.id from bots b where b.id = ${botId})`;
+function addedAfter(botId: string) {
+  return pastKeys(OLDEST_FIRST, cursorRow(bots, OLDEST_FIRST, eq(bots.id, botId)));
 }

@@ -1,12 +1,12 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
 import { newId, newSecret, sha256Hex } from "../../lib/ids";
 import type { BuiltInStrategy } from "./model";
-import { PAGE, pageOf, pastCursor, type Page } from "../../lib/paging";
-import { BotDirectory, type BotPage, type WholeList } from "./directory";
+import { idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
+import { BotDirectory, OLDEST_FIRST, type BotPage, type WholeList } from "./directory";
 
 export interface BotView {
   botId: string;
@@ -122,15 +122,10 @@ export class Bots {
 
   /** The caller's bots in service (not retired), oldest first, with their strategy; `after` a botId cursor. */
   async listOwned(developerId: string, page: { limit?: number; after?: string } = {}): Promise<Page<BotRecord>> {
-    const limit = page.limit ?? PAGE.default;
-    const conditions = [eq(bots.developerId, developerId), isNull(bots.retiredAt)];
-    if (page.after !== undefined) {
-      const [cursor] = await this.db.select({ createdAt: bots.createdAt, id: bots.id }).from(bots).where(and(eq(bots.id, page.after), eq(bots.developerId, developerId)));
-      if (!cursor) throw errors.validation("Invalid after: none of your bots has this id", { field: "after" });
-      conditions.push(pastCursor(bots.createdAt, bots.id, { at: cursor.createdAt, id: cursor.id }, "asc"));
-    }
-    const rows = await this.db.select().from(bots).where(and(...conditions)).orderBy(asc(bots.createdAt), asc(bots.id)).limit(limit + 1);
-    return pageOf(rows.map(toRecord), limit, (last) => last.botId);
+    const mine = eq(bots.developerId, developerId);
+    const after = await idCursor(this.db, bots, OLDEST_FIRST, { id: page.after, within: mine, field: "after", unknown: "Invalid after: none of your bots has this id" });
+    const found = await keysetPage(this.db.select().from(bots).$dynamic(), { where: and(mine, isNull(bots.retiredAt)), order: OLDEST_FIRST, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
+    return { items: found.items.map(toRecord), next: found.next };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Queryable } from "../../db";
 import { isConnectionLost } from "../../db/retry";
+import { invariant } from "../../lib/assert";
 
 export const LEASE_TTL_MS = 6_000;
 export const LEASE_RENEW_MS = 2_000;
@@ -75,9 +76,27 @@ export async function ownedTables(tx: Queryable, token: FenceToken | null, table
 
 export class HostIdInUseError extends Error {}
 
+/** The highest epoch this process has held per database and HOST_ID (tests open many databases in one process). */
+const epochsHeld = new WeakMap<Queryable, Map<string, number>>();
+
+/**
+ * Where a new fence token is taken. Its epoch must exceed every epoch this process held for the
+ * HOST_ID: a token that repeated or went below an older one would let writes of the older holder
+ * (a paused process, a stopped node's late transaction) pass the fence again. The epochs come from
+ * one sequence (node_lease_epochs), so this holds by construction; the check keeps it so.
+ */
+function newToken(db: Queryable, hostId: string, epoch: number): FenceToken {
+  let held = epochsHeld.get(db);
+  if (!held) epochsHeld.set(db, (held = new Map()));
+  const highest = held.get(hostId) ?? 0;
+  invariant(Number.isSafeInteger(epoch) && epoch > highest, `lease epoch of ${hostId} went from ${highest} to ${epoch}: fence epochs only grow`);
+  held.set(hostId, epoch);
+  return { hostId, epoch };
+}
+
 /**
  * Takes this node's lease: a fresh row, or the row of a previous process with this HOST_ID once
- * it has expired (a crash: wait for it). A lease seen renewed while we wait (its expiry moved)
+ * it has expired (a crash: wait for it); either way with a new epoch from node_lease_epochs. A lease seen renewed while we wait (its expiry moved)
  * means another process runs with this HOST_ID: refuse at once, within about one renewal period.
  */
 export async function acquireLease(db: Queryable, hostId: string, log: (message: string) => void): Promise<{ token: FenceToken; sentAt: number }> {
@@ -90,12 +109,12 @@ export async function acquireLease(db: Queryable, hostId: string, log: (message:
     try {
       [row] = await queryRows<{ epoch: string }>(
         db,
-        sql`insert into node_leases (host_id, epoch, expires_at) values (${hostId}, 1, now() + ${`${LEASE_TTL_MS} milliseconds`}::interval)
-            on conflict (host_id) do update set epoch = node_leases.epoch + 1, expires_at = excluded.expires_at
+        sql`insert into node_leases (host_id, epoch, expires_at) values (${hostId}, nextval('node_lease_epochs'), now() + ${`${LEASE_TTL_MS} milliseconds`}::interval)
+            on conflict (host_id) do update set epoch = excluded.epoch, expires_at = excluded.expires_at
             where node_leases.expires_at < now()
             returning epoch::text`,
       );
-      if (row) return { token: { hostId, epoch: Number(row.epoch) }, sentAt };
+      if (row) return { token: newToken(db, hostId, Number(row.epoch)), sentAt };
       [held] = await queryRows<{ lease: string }>(db, sql`select epoch::text || '@' || expires_at::text as lease from node_leases where host_id = ${hostId}`);
     } catch (error) {
       // A peer taking the dead process's tables over ends the sessions named after this HOST_ID, ours too.

@@ -1,6 +1,7 @@
 import { and, inArray, ne, sql } from "drizzle-orm";
 import { queryRows, sessionNameOf, type Db } from "../../db/index";
 import { tables } from "../../db/schema";
+import { invariant } from "../../lib/assert";
 import { acquireLease, LEASE_DEAL_MARGIN_MS, LEASE_RENEW_MS, LEASE_TTL_MS, renewLease, type FenceToken } from "./lease";
 
 /** The advisory lock that serialises claim rounds (an arbitrary constant of this service). */
@@ -20,7 +21,7 @@ export async function claimOrphanedTables(db: Db, hostId: string) {
     // the second UPDATE's re-check after the first committed reuses its stale anti-join with node_leases.
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`);
     await tx.execute(sql`delete from node_leases where expires_at < now()`);
-    return tx
+    const claimed = await tx
       .update(tables)
       .set({ hostId })
       .where(
@@ -31,6 +32,10 @@ export async function claimOrphanedTables(db: Db, hostId: string) {
         ),
       )
       .returning();
+    // One host per table: this node adopts every row returned, so a row naming another host would
+    // be a table run by two nodes at once (two decks, two ledgers of its chips).
+    for (const row of claimed) invariant(row.hostId === hostId, `claimed table ${row.id} names host ${row.hostId}, not ${hostId}`);
+    return claimed;
   });
 }
 
@@ -61,6 +66,7 @@ export class LeaseKeeper {
 
   constructor(
     private readonly db: Db,
+    /** Fixed for the keeper's life: renewals extend this epoch, never take another (a lost lease ends the node). */
     readonly token: FenceToken,
     /** performance.now() when the last successful acquisition or renewal was sent. */
     private renewalSentAt: number,

@@ -1,8 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { transactions } from "../../db/schema";
-import { errors } from "../../lib/errors";
-import { PAGE, pageOf, pastCursor, type Page } from "../../lib/paging";
+import { descending, idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
 
 export interface TransactionView {
   transactionId: string;
@@ -15,30 +14,18 @@ export interface TransactionView {
   createdAt: string;
 }
 
+/** Newest first, ties by id (transactions_developer_order_idx). */
+const ORDER = [descending(transactions.createdAt), descending(transactions.id)];
+
 /** A developer's transactions, newest first (ties broken by id), `before` a transactionId cursor. */
 export async function listTransactions(
   db: Db,
   developerId: string,
   page: { limit?: number; before?: string },
 ): Promise<Page<TransactionView>> {
-  const limit = page.limit ?? PAGE.default;
-  const conditions = [eq(transactions.developerId, developerId)];
-  if (page.before !== undefined) {
-    const cursor = await db
-      .select({ createdAt: transactions.createdAt, id: transactions.id })
-      .from(transactions)
-      .where(and(eq(transactions.id, page.before), eq(transactions.developerId, developerId)));
-    if (cursor.length === 0) throw errors.validation("Unknown transaction cursor", { field: "before" });
-    const { createdAt, id } = cursor[0];
-    conditions.push(pastCursor(transactions.createdAt, transactions.id, { at: createdAt, id }, "desc"));
-  }
-  const rows = await db
-    .select()
-    .from(transactions)
-    .where(and(...conditions))
-    .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(limit + 1);
-  const found = pageOf(rows, limit, (last) => last.id);
+  const mine = eq(transactions.developerId, developerId);
+  const after = await idCursor(db, transactions, ORDER, { id: page.before, within: mine, field: "before", unknown: "Unknown transaction cursor" });
+  const found = await keysetPage(db.select().from(transactions).$dynamic(), { where: mine, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
   const items = found.items.map((row) => ({
     transactionId: row.id,
     type: row.type,

@@ -18,7 +18,7 @@ import {
 } from "../protocol/messages";
 import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from "./persistence";
 import { handHistory } from "./hand-history";
-import { chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+import { assertCashout, chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, STRATEGIES } from "../bots/built-ins";
 import { fallbackAction, type AskBot } from "../action-clock/service";
 import { addHandResult } from "../ratings/skill";
@@ -163,6 +163,7 @@ function removeSeats(table: TableRuntime, shouldLeave: (seat: SeatRuntime) => bo
   const closures: SeatClosure[] = [];
   for (const seat of seatsInOrder(table)) {
     if (!shouldLeave(seat)) continue;
+    assertCashout(table, seat);
     table.seats.delete(seat.position);
     table.departed.push({ ...seat, finalChips: seat.chips });
     closures.push(closureOf(seat));

@@ -2,6 +2,7 @@ import type { PublicTableConfig } from "@poker-bots/protocol";
 import type { LadderFormat, TableConfig, TableStatus } from "../../db/schema";
 import type { HandState } from "../../poker/hand-types";
 import type { BuiltInStrategy } from "../bots/model";
+import { invariant } from "../../lib/assert";
 import { noHands, type HandResults } from "../ratings/skill";
 
 /** One bot's seat at a table, as the hosting process sees it. */
@@ -119,6 +120,17 @@ export function chipsOnTable(table: TableRuntime): number {
   let total = 0;
   for (const seat of table.seats.values()) total += seat.chips;
   return total;
+}
+
+/**
+ * Chips in seats + balances = grants (the ledger audit checks the sums in SQL; this is the host's
+ * side of it): a seat leaving the table is paid what it holds, which is never negative and never
+ * more than the chips on the table. More would pay out chips no seat lost. Call it while the seat
+ * is still on the table.
+ */
+export function assertCashout(table: TableRuntime, seat: SeatRuntime): void {
+  const onTable = chipsOnTable(table);
+  invariant(table.seats.get(seat.position) === seat && seat.chips >= 0 && seat.chips <= onTable, `table ${table.tableId}: cashout ${seat.chips} of seat ${seat.seatId} is not covered by the ${onTable} chips on the table`);
 }
 
 /** What anyone may see of a table's config: the seed deals every card, so only the creator sees it. */

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { anyOf, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
-import { PAGE, pageOf, pastCursor } from "../../lib/paging";
+import { descending, idCursor, keysetPage, PAGE, pageOf } from "../../lib/paging";
 import { formatCard, UNKNOWN_CARD } from "@poker-bots/core/cards";
 import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
 import { phhOfHands, type StoredHand } from "../match-host/hand-history";
@@ -18,6 +18,9 @@ export interface HandsPage {
 
 /** Hands read and formatted per step of a PHH stream. */
 const PHH_BATCH = 200;
+
+/** The match list's order: newest first, ties by id (matches_listing_idx). */
+const LISTING = [descending(matches.endedAt), descending(matches.id)];
 
 const CARD_FIELDS = new Set(["cards", "board"]);
 
@@ -36,23 +39,10 @@ export class Matches {
 
   /** Completed matches, newest first (ties by id), `before` a matchId cursor, `botId` filter. */
   async list(query: { limit?: number; before?: string; botId?: string }) {
-    const limit = query.limit ?? PAGE.default;
-    const conditions = [eq(matches.status, "completed")];
-    if (query.before !== undefined) {
-      const [cursor] = await this.db.select().from(matches).where(and(eq(matches.id, query.before), eq(matches.status, "completed")));
-      if (!cursor) throw errors.validation("Unknown match cursor", { field: "before" });
-      conditions.push(pastCursor(matches.endedAt, matches.id, { at: cursor.endedAt, id: cursor.id }, "desc"));
-    }
-    if (query.botId !== undefined) {
-      conditions.push(inArray(matches.id, this.db.select({ id: matchPlayers.matchId }).from(matchPlayers).where(eq(matchPlayers.botId, query.botId))));
-    }
-    const rows = await this.db
-      .select()
-      .from(matches)
-      .where(and(...conditions))
-      .orderBy(desc(matches.endedAt), desc(matches.id))
-      .limit(limit + 1);
-    const page = pageOf(rows, limit, (last) => last.id);
+    const completed = eq(matches.status, "completed");
+    const after = await idCursor(this.db, matches, LISTING, { id: query.before, within: completed, field: "before", unknown: "Unknown match cursor" });
+    const played = query.botId === undefined ? undefined : inArray(matches.id, this.db.select({ id: matchPlayers.matchId }).from(matchPlayers).where(eq(matchPlayers.botId, query.botId)));
+    const page = await keysetPage(this.db.select().from(matches).$dynamic(), { where: and(completed, played), order: LISTING, limit: query.limit ?? PAGE.default, after }, (last) => last.id);
     return { items: await this.withPlayers(page.items), next: page.next };
   }
 
@@ -95,20 +85,19 @@ export class Matches {
   async handsJson(matchId: string, page: HandsPage, viewerId: string | null = null) {
     const match = await this.completedRow(matchId);
     const rows = await this.handRows(matchId, page.after, page.limit + 1, await this.visibilityFor(matchId, viewerId));
-    const more = rows.length > page.limit;
-    if (more) rows.pop();
+    const found = pageOf(rows, page.limit, (last) => last.number);
     return {
       body: {
         matchId,
         seeded: match.config.seed !== undefined,
         voidedHands: match.voidedHands,
-        hands: rows.map(({ hand: { config: _config, ...hand } }) => ({
+        hands: found.items.map(({ hand: { config: _config, ...hand } }) => ({
           ...hand,
           board: hand.board.map(formatCard),
           events: hand.events.map((event) => withCardNames(event as unknown as Record<string, unknown>)),
         })),
       },
-      next: more ? rows[rows.length - 1].number : null,
+      next: found.next,
     };
   }
 

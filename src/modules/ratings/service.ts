@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { botRatings, bots } from "../../db/schema";
 import { errors } from "../../lib/errors";
-import { PAGE, pageOf, rankCursor, type Page } from "../../lib/paging";
+import { ascending, descending, keysetPage, PAGE, rankCursor, type Page } from "../../lib/paging";
 import { conservativeRating, priorRating, winRate, type BotRating } from "./skill";
 
 /** One bot's rating as the API shows it (GET /api/ratings, the CLI, the web pages). */
@@ -20,26 +20,19 @@ function entryOf(r: BotRating) {
   };
 }
 
+/** Rating desc, then botId (unique, so the order is total): bot_ratings_order_idx. */
+const RANKING = [descending(botRatings.rating), ascending(botRatings.botId)];
+
 export class Ratings {
   constructor(private readonly db: Db) {}
 
   /** Every bot with at least one rated match: rating desc, then botId. */
   async list(page: { limit?: number; offset?: number; after?: string }): Promise<Page<RatingEntry>> {
-    const limit = page.limit ?? PAGE.default;
-    let after;
-    if (page.after !== undefined) {
-      const [rating, botId] = rankCursor.decode(page.after, ["double", "id"] as const);
-      after = or(lt(botRatings.rating, rating), and(eq(botRatings.rating, rating), gt(botRatings.botId, botId)));
-    }
-    const rows = await this.db
-      .select()
-      .from(botRatings)
-      .where(after)
-      .orderBy(desc(botRatings.rating), asc(botRatings.botId))
-      .limit(limit + 1)
-      .offset(page.offset ?? 0);
+    const after = page.after === undefined ? undefined : rankCursor.decode(page.after, ["double", "id"] as const);
     // The cursor holds the stored sort key, so the next page continues exactly where this one stops.
-    const found = pageOf(rows, limit, (last) => rankCursor.encode([last.rating, last.botId]));
+    const found = await keysetPage(this.db.select().from(botRatings).$dynamic(), { order: RANKING, limit: page.limit ?? PAGE.default, offset: page.offset ?? 0, after }, (last) =>
+      rankCursor.encode([last.rating, last.botId]),
+    );
     return { items: found.items.map(entryOf), next: found.next };
   }
 

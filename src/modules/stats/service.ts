@@ -1,14 +1,17 @@
-import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { bots, botStats } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
-import { PAGE, pageOf, rankCursor, type Page } from "../../lib/paging";
+import { ascending, descending, keysetPage, PAGE, rankCursor, type Page } from "../../lib/paging";
 
 export type LeaderboardRow = { botId: string; netChips: number; matchesPlayed: number };
 export type BotStatistics = Awaited<ReturnType<Stats["readBotStats"]>>;
 
 const CACHE_LIMIT = 10_000;
+
+/** The leaderboard's order: netChips desc, then matchesPlayed desc, then botId (unique, so the order is total). */
+const RANKING = [descending(botStats.netChips), descending(botStats.matchesPlayed), ascending(botStats.botId)];
 
 export class Stats {
   /** The hottest read: one prepared round trip, the bot and its stats row together. */
@@ -72,20 +75,11 @@ export class Stats {
 
   /** Bots with at least LEADERBOARD_MIN_MATCHES matches: netChips desc, then matchesPlayed desc, then botId. */
   async leaderboard(page: { limit?: number; offset?: number; after?: string }): Promise<Page<LeaderboardRow>> {
-    const limit = page.limit ?? PAGE.default;
-    const conditions = [gte(botStats.matchesPlayed, this.leaderboardMinMatches)];
-    if (page.after !== undefined) {
-      const [netChips, matchesPlayed, botId] = rankCursor.decode(page.after, ["bigint", "int", "id"] as const);
-      // After (netChips, matchesPlayed, botId) in the order (desc, desc, asc).
-      conditions.push(sql`(${botStats.netChips} < ${netChips} OR (${botStats.netChips} = ${netChips} AND (${botStats.matchesPlayed} < ${matchesPlayed} OR (${botStats.matchesPlayed} = ${matchesPlayed} AND ${botStats.botId} > ${botId}))))`);
-    }
-    const rows = await this.db
-      .select({ botId: botStats.botId, netChips: botStats.netChips, matchesPlayed: botStats.matchesPlayed })
-      .from(botStats)
-      .where(and(...conditions))
-      .orderBy(desc(botStats.netChips), desc(botStats.matchesPlayed), asc(botStats.botId))
-      .limit(limit + 1)
-      .offset(page.offset ?? 0);
-    return pageOf(rows, limit, (last) => rankCursor.encode([last.netChips, last.matchesPlayed, last.botId]));
+    const after = page.after === undefined ? undefined : rankCursor.decode(page.after, ["bigint", "int", "id"] as const);
+    return keysetPage(
+      this.db.select({ botId: botStats.botId, netChips: botStats.netChips, matchesPlayed: botStats.matchesPlayed }).from(botStats).$dynamic(),
+      { where: gte(botStats.matchesPlayed, this.leaderboardMinMatches), order: RANKING, limit: page.limit ?? PAGE.default, offset: page.offset ?? 0, after },
+      (last) => rankCursor.encode([last.netChips, last.matchesPlayed, last.botId]),
+    );
   }
 }

@@ -1,25 +1,16 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
-import { errors } from "../../lib/errors";
-import { PAGE, pageOf, pastCursor, type Page } from "../../lib/paging";
+import { descending, idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
 
 export type TableRow = typeof tables.$inferSelect;
 
+/** Newest first, ties by id. */
+const ORDER = [descending(tables.createdAt), descending(tables.id)];
+
 /** The lobby's rows: waiting and running tables, newest first (ties by id); `before` a tableId cursor. */
 export async function lobbyRows(db: Db, page: { limit?: number; before?: string }): Promise<Page<TableRow>> {
-  const limit = page.limit ?? PAGE.default;
-  const conditions = [inArray(tables.status, ["waiting", "running"])];
-  if (page.before !== undefined) {
-    const [cursor] = await db.select({ createdAt: tables.createdAt, id: tables.id }).from(tables).where(eq(tables.id, page.before));
-    if (!cursor) throw errors.validation("Unknown table cursor", { field: "before" });
-    conditions.push(pastCursor(tables.createdAt, tables.id, { at: cursor.createdAt, id: cursor.id }, "desc"));
-  }
-  const rows = await db
-    .select()
-    .from(tables)
-    .where(and(...conditions))
-    .orderBy(desc(tables.createdAt), desc(tables.id))
-    .limit(limit + 1);
-  return pageOf(rows, limit, (last) => last.id);
+  const after = await idCursor(db, tables, ORDER, { id: page.before, field: "before", unknown: "Unknown table cursor" });
+  const where = inArray(tables.status, ["waiting", "running"]);
+  return keysetPage(db.select().from(tables).$dynamic(), { where, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
 }

@@ -1,13 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
+import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { FencedError, type FenceToken } from "../cluster/lease";
 import { markSeatLeaving } from "../match-host/persistence";
 import type { BotRecord } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
-import { freePosition, newSeatRuntime, type TableRuntime } from "../match-host/runtime";
+import { assertCashout, chipsOnTable, freePosition, newSeatRuntime, type SeatRuntime, type TableRuntime } from "../match-host/runtime";
 import { refuseIfPrivate, seatView, type ClosedTable, type LeaveResult, type SeatView } from "./views";
 
 /**
@@ -51,6 +52,13 @@ export async function seatBot(seating: Seating, table: TableRuntime, developerId
       timeBankMs: seating.initialTimeBankMs,
     });
     table.seats.set(position, seat);
+    // Chips in seats + balances = grants: the ledger debited exactly the table's buy-in, so the
+    // seat holds exactly that (more would be chips from nowhere); and nothing is played at a
+    // waiting table, so it holds one buy-in per seat.
+    invariant(
+      seat.chips === table.config.buyIn && chipsOnTable(table) === table.seats.size * table.config.buyIn,
+      `table ${tableId}: seat ${seat.seatId} holds ${seat.chips} chips for a buy-in of ${table.config.buyIn}`,
+    );
     seating.tableOfBot.set(botId, tableId);
     seating.seatsChanged(table);
     return seatView(seat);
@@ -76,7 +84,7 @@ export async function unseatBot(seating: Seating, table: TableRuntime, developer
     return { tableId, botId, status: "leaving" as const, cashout: null };
   }
   if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
-  await seating.accounts.cashout(developerId, seat.seatId, seat.chips, { botId, tableId, fence: seating.fence() });
+  await seating.accounts.cashout(developerId, seat.seatId, waitingCashout(table, seat), { botId, tableId, fence: seating.fence() });
   table.seats.delete(seat.position);
   seating.tableOfBot.delete(botId);
   return { tableId, botId, status: "left" as const, cashout: seat.chips };
@@ -90,7 +98,7 @@ export async function closeWaitingTable(seating: Seating, table: TableRuntime, d
   // Seats first, the table last: a crash in between leaves a waiting table with fewer seats (resumed), never a closed table with open seats.
   const refunds: ClosedTable["refunds"] = [];
   for (const seat of [...table.seats.values()]) {
-    await seating.accounts.cashout(seat.developerId, seat.seatId, seat.chips, { botId: seat.botId, tableId, fence: seating.fence() });
+    await seating.accounts.cashout(seat.developerId, seat.seatId, waitingCashout(table, seat), { botId: seat.botId, tableId, fence: seating.fence() });
     table.seats.delete(seat.position);
     seating.tableOfBot.delete(seat.botId);
     refunds.push({ botId: seat.botId, cashout: seat.chips });
@@ -116,6 +124,16 @@ async function endWaitingTable(seating: Seating, table: TableRuntime, status: "c
   table.status = status;
   seating.release(table);
   return true;
+}
+
+/**
+ * What a seat of a waiting table is paid as it leaves: its buy-in. Nothing was played, so a seat
+ * holding anything else would create or destroy chips (chips in seats + balances = grants).
+ */
+function waitingCashout(table: TableRuntime, seat: SeatRuntime): number {
+  invariant(seat.chips === seat.buyIn, `table ${table.tableId}: seat ${seat.seatId} of a waiting table holds ${seat.chips} chips, not its buy-in ${seat.buyIn}`);
+  assertCashout(table, seat);
+  return seat.chips;
 }
 
 function hostUnavailable(): AppError {
