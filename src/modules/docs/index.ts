@@ -93,6 +93,7 @@ export function docsModule() {
             { name: "matches", description: "Match records, hand histories and deck fairness" },
             { name: "stats", description: "The brief's per-bot statistics and netChips leaderboard" },
             { name: "ratings", description: "Skill ratings with uncertainty (OpenSkill) and win rates with confidence intervals" },
+            { name: "ladder", description: "The rated ladder: enter a bot once and it plays rated matches by itself (docs/LADDER.md)" },
           ],
           components: {
             securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
