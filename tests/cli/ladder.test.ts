@@ -15,8 +15,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let server: TestServer;
 beforeAll(async () => {
-  // Ladder matches of 4 hands, paired every 50 ms.
-  server = await startTestServer("cli_ladder", { LADDER_HANDS: "4", LADDER_PAIR_EVERY_MS: "50" });
+  // Ladder matches of 4 hands, paired every 50 ms; a small buy-in, so that losses never pause the entry mid-test.
+  server = await startTestServer("cli_ladder", { LADDER_HANDS: "4", LADDER_PAIR_EVERY_MS: "50", LADDER_BUY_IN: "200" });
 });
 afterAll(() => server?.close());
 

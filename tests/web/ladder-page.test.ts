@@ -13,6 +13,7 @@ import { collectErrors, launchChromium } from "./fixture";
 setDefaultTimeout(60_000);
 
 // A bot's played matches must cross the minimum during the test, so it is small but above one.
+// A small buy-in: the hero plays dozens of quick matches, and a losing streak must not pause it.
 const MIN_MATCHES = 3;
 let server: TestServer;
 let browser: Browser;
@@ -22,7 +23,7 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
-    startTestServer("web_ladder", { LADDER_HANDS: "4", LADDER_PAIR_EVERY_MS: "50", LEADERBOARD_MIN_MATCHES: String(MIN_MATCHES) }),
+    startTestServer("web_ladder", { LADDER_HANDS: "4", LADDER_PAIR_EVERY_MS: "50", LADDER_BUY_IN: "200", LEADERBOARD_MIN_MATCHES: String(MIN_MATCHES) }),
     launchChromium(),
   ]);
   ({ token } = await registerWithCredits(server, "ladder-web"));
@@ -100,6 +101,14 @@ test("the bot page shows its ladder entry and status; the lobby marks ladder tab
   const lobby = await open("/");
   await until(async () => (await lobby.reload(), (await lobby.locator(`a.badge.ladder[href="/ladder"]`).allTextContents()).includes("ladder heads-up")), 20_000, "a ladder table in the lobby");
   await lobby.close();
+});
+
+test("at 375 px wide /ladder does not overflow sideways (its tables scroll inside their sections)", async () => {
+  const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+  errors.push(...collectErrors(page));
+  await page.goto(`${server.url}/ladder`);
+  expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.close();
 });
 
 test("no page wrote a console error (a CSP violation is one)", () => {
