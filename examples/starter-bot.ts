@@ -1,6 +1,7 @@
 /**
  * A starter bot. Run it against the service:   bun examples/starter-bot.ts --bot my-bot
  * or locally, no server needed:                bun run cli -- play --players ./examples/starter-bot.ts,caller
+ * On the rated ladder: `bun run cli -- ladder enter my-bot` once, then leave this running (no --once).
  * Edit decide() and see what changes.
  */
 import { call, check, defineBot, fold, handStrength, potOdds, raiseTo, runBot } from "@poker-bots/sdk";

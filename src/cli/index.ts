@@ -17,6 +17,7 @@ import { terminalSafe } from "./format";
 import { ratings } from "./commands/ratings";
 import { evaluate } from "./commands/eval";
 import { hands, leaderboard, matches, stats, transactions } from "./commands/records";
+import { ladderEnter, ladderLeave, ladderStandings, ladderStatus } from "./commands/ladder";
 
 export type { CliIO } from "./command";
 
@@ -25,6 +26,7 @@ export type { CliIO } from "./command";
 const GROUPS: Record<string, { summary: string; commands: Command[] }> = {
   bots: { summary: "create, list, rotate the keys of and retire your bots", commands: [botsCreate, botsList, botsRotate, botsRetire] },
   tables: { summary: "create and delete tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow, tablesDelete] },
+  ladder: { summary: "the rated ladder: enter your bot and leave it running, see why an entry is paused, the standings", commands: [ladderEnter, ladderLeave, ladderStatus, ladderStandings] },
 };
 const TOP: Command[] = [register, login, whoami, faucet, balance, transactions, watch, matches, hands, stats, leaderboard, ratings, verify, play, evaluate];
 

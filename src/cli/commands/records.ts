@@ -4,7 +4,7 @@ import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 import { signed, TableNarrator, type RecordedHand } from "@poker-bots/sdk/narrator";
 import { botNames } from "./watch";
 
-const JSON_FLAG: FlagSpec = { json: { kind: "boolean", help: "print the API's JSON (for scripts) instead of lines" } };
+export const JSON_FLAG: FlagSpec = { json: { kind: "boolean", help: "print the API's JSON (for scripts) instead of lines" } };
 const PAGE_FLAGS: FlagSpec = { limit: { kind: "string", value: "n", help: "how many (default 20)" } };
 
 interface MatchRecord {
@@ -16,13 +16,13 @@ interface MatchRecord {
 }
 
 /** `?a=1&b=x` of the parameters that are set ("" when none is). */
-function query(params: Record<string, string | number | undefined>): string {
+export function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
   return search.size ? `?${search}` : "";
 }
 
 /** Prints JSON when asked; otherwise resolves bot names and prints lines. */
-async function show<T>(ctx: Ctx, parsed: Parsed, data: T, botIds: (data: T) => string[], lines: (data: T, names: Map<string, string>) => string[]): Promise<number> {
+export async function show<T>(ctx: Ctx, parsed: Parsed, data: T, botIds: (data: T) => string[], lines: (data: T, names: Map<string, string>) => string[]): Promise<number> {
   if (bool(parsed, "json")) {
     ctx.out(JSON.stringify(data, null, 2));
     return 0;
@@ -33,7 +33,7 @@ async function show<T>(ctx: Ctx, parsed: Parsed, data: T, botIds: (data: T) => s
   return 0;
 }
 
-const nameOf = (names: Map<string, string>, botId: string) => names.get(botId) ?? botId;
+export const nameOf = (names: Map<string, string>, botId: string) => names.get(botId) ?? botId;
 
 function matchLine(m: MatchRecord, names: Map<string, string>): string {
   const players = [...m.players].sort((a, b) => b.profit - a.profit).map((p) => `${nameOf(names, p.botId)} ${signed(p.profit)}`);

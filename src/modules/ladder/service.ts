@@ -84,6 +84,11 @@ export class Ladder {
     return this.views(await this.withFacts({ developerId }));
   }
 
+  /** One bot's entries (its web page), each with its status. */
+  async ofBot(botId: string): Promise<LadderEntryView[]> {
+    return this.views(await this.withFacts({ botId }));
+  }
+
   /** GET /api/ladder: entered bots of a format by rating (mu − 3·sigma) descending, then botId. */
   async standings(format: LadderFormat, page: { limit?: number; after?: string }) {
     const limit = page.limit ?? PAGE.default;

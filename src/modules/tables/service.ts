@@ -88,8 +88,8 @@ export class Tables {
     return table.tableId;
   }
 
-  /** The lobby: waiting and running tables, newest first; `before` a tableId cursor. */
-  async lobby(page: { limit?: number; before?: string } = {}): Promise<Page<TableView>> {
+  /** The lobby: waiting and running tables, newest first; `before` a tableId cursor; `ladderOnly`: only the ladder's. */
+  async lobby(page: { limit?: number; before?: string; ladderOnly?: boolean } = {}): Promise<Page<TableView>> {
     const found = await lobbyRows(this.deps.db, page);
     return { items: await this.views(found.items), next: found.next };
   }

@@ -64,6 +64,8 @@ button:focus-visible, a:focus-visible { outline: 3px solid #f59e0b; outline-offs
 ol#log { font-size: .85rem; max-height: 16rem; overflow-y: auto; }
 figure.chart { margin: 0; } figure.chart svg { width: 100%; height: auto; font-size: 11px; }
 figure.chart .frame { fill: none; stroke: var(--line); } figure.chart .zero { stroke: #888; stroke-dasharray: 2 2; }
+svg.interval { vertical-align: middle; } svg.interval .axis { stroke: var(--line); } svg.interval .span { fill: #bcd0f5; stroke: var(--accent); } svg.interval .mid { stroke: var(--ink); stroke-width: 2; }
+tr.provisional td { color: var(--muted); } .badge.provisional { background: #fff4d6; color: #6b4d00; } .badge.ladder { background: #efe6fb; color: #4c1d95; } .badge.paused { background: #fde8e8; color: #8a1c1c; }
 ul.legend li { display: flex; align-items: center; gap: .35rem; }
 ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .25rem 0 0; font-size: .85rem; }
 @media (max-width: 560px) {

@@ -1,12 +1,15 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../lib/errors";
 import { PAGE, type Page } from "../../lib/paging";
+import { LADDER_FORMATS } from "../../db/schema";
 import type { Bots } from "../bots/service";
+import type { Ladder } from "../ladder/service";
 import type { Matches } from "../matches/service";
 import type { Ratings } from "../ratings/service";
 import type { Stats } from "../stats/service";
 import type { Tables } from "../tables/service";
 import { clientScript, STYLESHEET } from "./assets";
+import { ladderPage } from "./ladder-page";
 import { htmlResponse, notFoundPage } from "./layout";
 import { livePage, replayPage } from "./live-pages";
 import { botPage, leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
@@ -17,6 +20,7 @@ export interface WebDeps {
   stats: Stats;
   ratings: Ratings;
   bots: Bots;
+  ladder: Ladder;
   leaderboardMinMatches: number;
 }
 
@@ -32,6 +36,8 @@ async function orNotFound(what: string, render: () => Promise<string>): Promise<
 
 /** The lobby page lists as many tables as one page of GET /api/tables can hold. */
 const LOBBY_SHOWN = PAGE.max;
+/** The /ladder page shows the top of each format's standings (GET /api/ladder pages through them all). */
+const STANDINGS_SHOWN = 100;
 const items = <T>(page: Page<T>): T[] => page.items;
 
 const asset = (body: string, type: string) => new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
@@ -54,12 +60,20 @@ export function webModule(deps: WebDeps) {
       const [board, ratings] = await Promise.all([deps.stats.leaderboard({ limit: 100 }).then(items), deps.ratings.list({ limit: 100 }).then(items)]);
       return htmlResponse(leaderboardPage(board, ratings, deps.leaderboardMinMatches, await names([...board, ...ratings].map((e) => e.botId))));
     }, { detail: { hide: true } })
+    .get("/ladder", async () => {
+      const [standings, liveTables] = await Promise.all([
+        Promise.all(LADDER_FORMATS.map(async (format) => ({ format, rows: (await deps.ladder.standings(format, { limit: STANDINGS_SHOWN })).items }))),
+        deps.tables.lobby({ limit: LOBBY_SHOWN, ladderOnly: true }).then(items),
+      ]);
+      const minMatches = deps.leaderboardMinMatches;
+      return htmlResponse(ladderPage({ standings, liveTables, minMatches, names: await names(liveTables.flatMap((t) => t.seats.map((s) => s.botId))) }));
+    }, { detail: { hide: true } })
     .get("/bots/:botId", ({ params }) =>
       orNotFound("No bot with this id.", async () => {
         const bot = await deps.bots.find(params.botId);
-        const [stats, rating, matches] = await Promise.all([deps.stats.ofBot(bot.botId), deps.ratings.ofBot(bot.botId), deps.matches.list({ botId: bot.botId, limit: 30 }).then(items)]);
+        const [stats, rating, matches, ladder] = await Promise.all([deps.stats.ofBot(bot.botId), deps.ratings.ofBot(bot.botId), deps.matches.list({ botId: bot.botId, limit: 30 }).then(items), deps.ladder.ofBot(bot.botId)]);
         const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt };
-        return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[] }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
+        return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[], ladder }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
       }), { detail: { hide: true } })
     .get("/matches/:matchId", ({ params }) =>
       orNotFound("No completed match with this id.", async () => {

@@ -1,4 +1,5 @@
 import type { PublicTableConfig } from "@poker-bots/protocol";
+import type { LadderEntryView } from "../ladder/service";
 import type { RatingEntry } from "../ratings/service";
 import type { TableView } from "../tables/views";
 import { lineChartSvg, escapeHtml, shortId } from "./view-kit";
@@ -18,23 +19,26 @@ export interface BoardEntry {
   matchesPlayed: number;
 }
 
-type Names = Record<string, string>;
-const botLink = (botId: string, names: Names) => `<a href="/bots/${encodeURIComponent(botId)}">${escapeHtml(names[botId] ?? shortId(botId))}</a>`;
+export type Names = Record<string, string>;
+export const botLink = (botId: string, names: Names) => `<a href="/bots/${encodeURIComponent(botId)}">${escapeHtml(names[botId] ?? shortId(botId))}</a>`;
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
-const fixed = (n: number | null, digits = 1) => (n === null ? "—" : n.toFixed(digits));
+export const fixed = (n: number | null, digits = 1) => (n === null ? "—" : n.toFixed(digits));
 
-function tablesSection(tables: TableView[], names: Names): string {
+const NO_TABLES = `No table is waiting or running. Create one with <code>POST /api/tables</code> or <code>bun run cli -- tables create</code>.`;
+
+/** A list of tables (the lobby's, the ladder's live ones); a ladder table's badge links to the ladder. */
+export function tablesSection(tables: TableView[], names: Names, heading = { id: "tables-title", title: "Tables", empty: NO_TABLES }): string {
   const rows = tables
     .map(
       (t) => `<tr><td><a href="/tables/${encodeURIComponent(t.tableId)}">${escapeHtml(shortId(t.tableId))}</a></td>
-<td><span class="badge ${t.status}">${t.status === "running" ? "live" : t.status}</span>${t.seeded ? ` <span class="badge">seeded</span>` : ""}</td>
+<td><span class="badge ${t.status}">${t.status === "running" ? "live" : t.status}</span>${t.seeded ? ` <span class="badge">seeded</span>` : ""}${t.ladder ? ` <a class="badge ladder" href="/ladder">ladder ${escapeHtml(t.ladder)}</a>` : ""}</td>
 <td class="num">${t.seats.length} / ${t.config.maxPlayers}</td><td class="num">${t.config.smallBlind}/${t.config.bigBlind}</td><td class="num">${t.config.buyIn}</td>
 <td class="num">${t.handsPlayed}</td><td>${t.seats.map((s) => botLink(s.botId, names)).join(", ") || `<span class="muted">empty</span>`}</td></tr>`,
     )
     .join("");
-  return `<section aria-labelledby="tables-title"><h2 id="tables-title">Tables</h2>${
+  return `<section aria-labelledby="${heading.id}"><h2 id="${heading.id}">${escapeHtml(heading.title)}</h2>${
     tables.length === 0
-      ? `<p class="muted">No table is waiting or running. Create one with <code>POST /api/tables</code> or <code>bun run cli -- tables create</code>.</p>`
+      ? `<p class="muted">${heading.empty}</p>`
       : `<table><thead><tr><th>Table</th><th>Status</th><th class="num">Seats</th><th class="num">Blinds</th><th class="num">Buy-in</th><th class="num">Hands</th><th>Bots</th></tr></thead><tbody>${rows}</tbody></table>`
   }</section>`;
 }
@@ -94,6 +98,25 @@ export interface BotPageData {
   stats: Record<string, number | string | null>;
   rating: RatingEntry | null;
   matches: MatchSummary[];
+  ladder: LadderEntryView[];
+}
+
+/**
+ * The bot's ladder entries: format, status, matches. Why a paused entry is paused is left to its
+ * owner (GET /api/me/ladder, `cli ladder status`): INSUFFICIENT_BALANCE would tell anyone about
+ * the owner's balance.
+ */
+function ladderSection(entries: LadderEntryView[]): string {
+  const body =
+    entries.length === 0
+      ? `<p class="muted">Not entered in the ladder.</p>`
+      : `<table id="ladder-entries"><thead><tr><th>Format</th><th>Status</th><th class="num">Ladder matches</th><th>Entered</th></tr></thead><tbody>${entries
+          .map(
+            (e) => `<tr data-format="${escapeHtml(e.format)}"><td>${escapeHtml(e.format)}</td><td><span class="badge ${e.status}" data-status="${e.status}">${e.status === "active" ? "active" : "paused"}</span></td>
+<td class="num">${e.matchesPlayed}</td><td>${time(e.enteredAt)}</td></tr>`,
+          )
+          .join("")}</tbody></table>`;
+  return `<section aria-labelledby="ladder-title"><h2 id="ladder-title">Ladder</h2>${body}<p><a href="/ladder">The ladder's standings</a></p></section>`;
 }
 
 const STAT_LABELS: Array<[string, string]> = [
@@ -108,7 +131,7 @@ const STAT_LABELS: Array<[string, string]> = [
   ["biggestLoss", "Biggest loss"],
 ];
 
-export function botPage({ bot, stats, rating, matches }: BotPageData, names: Names): string {
+export function botPage({ bot, stats, rating, matches, ladder }: BotPageData, names: Names): string {
   const statItems = STAT_LABELS.map(([key, label]) => `<div><dt>${label}</dt><dd data-stat="${key}">${escapeHtml(stats[key])}</dd></div>`).join("");
   const ratingItems = rating && rating.matchesPlayed > 0
     ? `<div><dt>Rating (μ − 3σ)</dt><dd data-stat="rating">${fixed(rating.rating, 2)}</dd></div><div><dt>μ ± σ</dt><dd>${fixed(rating.mu, 2)} ± ${fixed(rating.sigma, 2)}</dd></div>
@@ -124,6 +147,7 @@ export function botPage({ bot, stats, rating, matches }: BotPageData, names: Nam
     `<h1>${escapeHtml(bot.name)} <span class="muted">${escapeHtml(bot.botId)}</span></h1>
 ${bot.description ? `<p>${escapeHtml(bot.description)}</p>` : ""}<p class="muted">Registered ${time(bot.createdAt)} · last played ${time(stats.lastPlayed as string | null)}</p>
 <section aria-labelledby="stats-title"><h2 id="stats-title">Statistics</h2><dl class="stats">${statItems}${ratingItems}</dl></section>
+${ladderSection(ladder)}
 ${chart ? `<section aria-labelledby="chart-title"><h2 id="chart-title">Net chips</h2>${chart}</section>` : ""}
 ${matchesSection(matches, names, "Recent matches")}`,
   );

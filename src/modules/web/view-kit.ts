@@ -68,3 +68,17 @@ export function lineChartSvg(series: ChartSeries[], options: { title: string; yL
 export function shortId(id: string): string {
   return id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-6)}` : id;
 }
+
+/**
+ * An interval on a shared scale, as a small SVG (a style attribute would break the pages' CSP):
+ * a bar from `low` to `high` with a tick at `mid`. Rows drawn with the same `scale` line up, so a
+ * column of them compares bots by eye.
+ */
+export function intervalBarSvg(interval: { low: number; mid: number; high: number }, scale: { min: number; max: number }, label: string): string {
+  const width = 160;
+  const height = 14;
+  const x = (v: number) => (((v - scale.min) / (scale.max - scale.min || 1)) * (width - 2) + 1).toFixed(1);
+  return `<svg class="interval" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>
+<line x1="1" x2="${width - 1}" y1="${height / 2}" y2="${height / 2}" class="axis"/><rect x="${x(interval.low)}" y="3" width="${(Number(x(interval.high)) - Number(x(interval.low))).toFixed(1)}" height="${height - 6}" rx="2" class="span"/>
+<line x1="${x(interval.mid)}" x2="${x(interval.mid)}" y1="1" y2="${height - 1}" class="mid"/></svg>`;
+}
