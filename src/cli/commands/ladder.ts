@@ -4,6 +4,7 @@ import type { LadderEntryView } from "../../modules/ladder/service";
 import { int, str, UsageError, type FlagSpec, type Parsed } from "../args";
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 import { JSON_FLAG, nameOf, query, show } from "./records";
+import type { LadderStandingRow } from "../../modules/ladder/model";
 
 const FORMAT_FLAG: FlagSpec = { format: { kind: "string", value: "format", help: `${LADDER_FORMATS.join(" or ")} (default heads-up)` } };
 
@@ -79,17 +80,7 @@ export const ladderStatus: Command = {
   },
 };
 
-interface Standing {
-  botId: string;
-  name: string;
-  rating: number;
-  mu: number;
-  sigma: number;
-  matchesPlayed: number;
-  handsPlayed: number;
-  bbPer100: number;
-  bbPer100Ci95: [number, number] | null;
-}
+type Standing = LadderStandingRow;
 
 export const ladderStandings: Command = {
   name: "standings",

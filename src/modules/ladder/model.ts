@@ -1,4 +1,4 @@
-import { t } from "elysia";
+import { t, type Static } from "elysia";
 import { LADDER_FORMATS } from "../../db/schema";
 import { oneOf } from "../../lib/http";
 import { pageLimit, rankCursor } from "../../lib/paging";
@@ -43,3 +43,6 @@ export const LadderStanding = t.Object(
   },
   { title: "LadderStanding" },
 );
+
+/** A row of GET /api/ladder (the web page and the CLI read it). */
+export type LadderStandingRow = Static<typeof LadderStanding>;

@@ -1,21 +1,11 @@
 import type { LadderFormat } from "../../db/schema";
 import type { TableView } from "../tables/views";
+import type { LadderStandingRow } from "../ladder/model";
 import { page } from "./layout";
 import { botLink, fixed, tablesSection, type Names } from "./pages";
 import { escapeHtml, intervalBarSvg } from "./view-kit";
 
-/** A row of GET /api/ladder, as the page needs it. */
-export interface StandingRow {
-  botId: string;
-  name: string;
-  rating: number;
-  mu: number;
-  sigma: number;
-  matchesPlayed: number;
-  handsPlayed: number;
-  bbPer100: number;
-  bbPer100Ci95: number[] | null;
-}
+export type StandingRow = LadderStandingRow;
 
 export interface LadderPageData {
   standings: Array<{ format: LadderFormat; rows: StandingRow[] }>;
