@@ -24,6 +24,9 @@ import { healthModule } from "./modules/health";
 import { matchesModule } from "./modules/matches";
 import { httpMetrics, metricsModule } from "./modules/metrics";
 import { instrument } from "./modules/metrics/instrument";
+import { traceServices } from "./modules/metrics/traces";
+import { NO_TRACING, type Tracing } from "./lib/tracing";
+import { httpTracing } from "./plugins/http-tracing";
 import { Metrics } from "./modules/metrics/service";
 import { Matches } from "./modules/matches/service";
 import { protocolModule } from "./modules/protocol";
@@ -66,6 +69,8 @@ export interface AppDeps {
   fence?: () => FenceToken | null;
   /** Whether the lease provably stands now: tables deal and broadcast only then (absent: always). */
   leaseStanding?: LeaseStanding;
+  /** Spans (lib/tracing), started by server.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set; default: off. */
+  tracing?: Tracing;
 }
 
 export interface Services {
@@ -143,7 +148,7 @@ export function createServices(deps: AppDeps): Services {
   });
   const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => host.hostedCount());
   const botRelay = new BotRelay(cluster, gateway);
-  const tableRelay = new TableRelay(cluster, host, spectators);
+  const tableRelay = new TableRelay(cluster, host, spectators, deps.tracing);
   botRelay.start();
   bots.keyRotated = (botId) => botRelay.revokeEverywhere(botId);
   // The bus closes old sockets at once; the database check catches what the bus cannot carry (an outage).
@@ -183,6 +188,8 @@ export function createApp(deps: AppDeps) {
   const services = createServices(deps);
   const metrics = new Metrics(deps.config.hostId);
   instrument(metrics, services, deps.bus);
+  const tracing = deps.tracing ?? NO_TRACING;
+  traceServices(tracing, services);
   const auth: AuthOptions = {
     secret: deps.jwtSecret,
     clock: services.clock,
@@ -196,6 +203,7 @@ export function createApp(deps: AppDeps) {
   const methodsOf = methodsOfRoutes(() => app.routes);
   const app = new Elysia({ normalize: false, systemRouter: false })
     .use(httpMetrics(metrics))
+    .use(tracing.enabled ? httpTracing(tracing) : new Elysia({ name: "plugin:http-tracing-off" }))
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.log ?? defaultLog(deps.config), () => notFoundPage("No page at this address."), methodsOf))
     .use(httpConventions({ corsOrigins: deps.config.corsOrigins, methodsOf }))

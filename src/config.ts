@@ -1,6 +1,7 @@
 import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "./db/schema";
 import { parseTrustProxy, type TrustProxy } from "./lib/client-address";
 import { logFormatFrom, type LogFormat } from "./lib/log";
+import type { TracingSettings } from "./lib/tracing";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"];
 
@@ -71,6 +72,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** The ladder (docs/LADDER.md): what its tables are, and which built-ins the house enters. */
   ladder: LadderSettings;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT set: OpenTelemetry spans exported there (OTLP/HTTP JSON); unset: null, no tracing at all. */
+  tracing: TracingSettings | null;
 }
 
 function integerFrom(env: Record<string, string | undefined>, name: string, fallback: number, min = 0): number {
@@ -133,6 +136,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: logFormatFrom(env.LOG_FORMAT || undefined, Boolean(process.stderr.isTTY)),
     logLevel: logLevelFrom(env.LOG_LEVEL),
     ladder: ladderFrom(env),
+    tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ""),
+          serviceName: env.OTEL_SERVICE_NAME || "poker-bot-service",
+          scheduleDelayMs: integerFrom(env, "OTEL_BSP_SCHEDULE_DELAY", 5_000, 1),
+        }
+      : null,
     clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
 }

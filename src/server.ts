@@ -8,10 +8,13 @@ import { releaseLease } from "./modules/cluster/lease";
 import { LeaseKeeper } from "./modules/cluster/takeover";
 import { MAX_FRAME_BYTES } from "./modules/protocol";
 import { createLogger, logTo } from "./lib/log";
+import { NO_TRACING, type Tracing } from "./lib/tracing";
 import type { Logger } from "pino";
 
 export interface RunningServer {
   app: App;
+  /** Spans (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing: Tracing;
   database: Database;
   port: number;
   /** Where to reach it from this machine. */
@@ -52,7 +55,9 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   const bus = config.natsUrl
     ? await (await import("./lib/bus/nats-bus")).NatsBus.connect(config.natsUrl, `poker ${config.clusterName} ${config.hostId}`, log)
     : new LocalBus();
-  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, logger, fence: () => lease.token, leaseStanding: lease.standing });
+  // OpenTelemetry is loaded only with OTEL_EXPORTER_OTLP_ENDPOINT set: otherwise tracing is the no-op seam.
+  const tracing: Tracing = config.tracing ? (await import("./lib/tracing-otel")).openTelemetryTracing(config.tracing, config.hostId) : NO_TRACING;
+  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, logger, fence: () => lease.token, leaseStanding: lease.standing, tracing });
   app.metrics.sampled("poker_lease_standing", "1 while this node's lease provably stands (its tables deal only then)", [], () => [[{}, lease.standing() ? 1 : 0]]);
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
@@ -85,6 +90,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   let stopping: Promise<string[]> | undefined;
   return {
     app,
+    tracing,
     database,
     port,
     url: `http://${["0.0.0.0", "::"].includes(config.host) ? "127.0.0.1" : config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
@@ -107,6 +113,8 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         app.services.botRelay.stop();
         app.services.tableRelay.stop();
         await bus.close();
+        // The spans still buffered go out before the process ends.
+        await tracing.shutdown().catch((error) => log("exporting the last spans failed", error));
         await database.close();
         return report;
       })();

@@ -1,5 +1,6 @@
 import { BusTimeoutError, NoResponderError, type Json, type Subscription } from "../../lib/bus/bus";
 import { AppError, type ErrorCode } from "../../lib/errors";
+import { NO_TRACING, type TraceCarrier, type Tracing } from "../../lib/tracing";
 import type { ServerMessage } from "../protocol/gateway";
 import type { ClusterNode } from "./node";
 
@@ -60,6 +61,8 @@ export class TableRelay {
     private readonly node: ClusterNode,
     private readonly hosted: HostedTables,
     private readonly spectators: LocalSpectators,
+    /** A forwarded command carries the caller's trace context (W3C traceparent); the host continues that trace. */
+    private readonly tracing: Tracing = NO_TRACING,
   ) {}
 
   /**
@@ -93,7 +96,7 @@ export class TableRelay {
     if (this.commandSubscriptions.has(tableId)) return;
     this.commandSubscriptions.set(
       tableId,
-      this.node.bus.subscribe(this.node.subjects.tableCommand(tableId), (message) => this.execute(tableId, message as TableCommand)),
+      this.node.bus.subscribe(this.node.subjects.tableCommand(tableId), (message) => this.executeTraced(tableId, message)),
     );
   }
 
@@ -119,7 +122,7 @@ export class TableRelay {
   async forward(tableId: string, command: TableCommand, timeoutMs?: number): Promise<unknown> {
     let reply: Json;
     try {
-      reply = await this.node.bus.request(this.node.subjects.tableCommand(tableId), command, timeoutMs);
+      reply = await this.node.bus.request(this.node.subjects.tableCommand(tableId), this.tracing.carry(command), timeoutMs);
     } catch (error) {
       if (error instanceof NoResponderError) {
         throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "The node hosting this table is not answering; a live node takes its tables over within seconds: retry", { tableId, unanswered: true }, { "Retry-After": "2" });
@@ -197,6 +200,17 @@ export class TableRelay {
     this.commandSubscriptions.clear();
     this.watched.clear();
     this.watcherNodes.clear();
+  }
+
+  /** A command that came with a trace context runs in a span of that trace, on this (the host's) node. */
+  private executeTraced(tableId: string, message: Json): Promise<Json> {
+    const { traceparent, tracestate, ...rest } = message as TraceCarrier & Json;
+    const command = rest as TableCommand;
+    if (!traceparent) return this.execute(tableId, command);
+    return this.tracing.span(`table ${command.op}`, { "poker.table_id": tableId, "poker.node": this.node.hostId }, () => this.execute(tableId, command), {
+      kind: "server",
+      parent: { traceparent, tracestate },
+    });
   }
 
   private async execute(tableId: string, command: TableCommand): Promise<Json> {

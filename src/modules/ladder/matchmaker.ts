@@ -8,7 +8,7 @@ import { RoleKeeper } from "../cluster/roles";
 import type { Accounts } from "../credits/service";
 import type { MatchHost } from "../match-host/host";
 import type { Tables } from "../tables/service";
-import { entryState } from "./availability";
+import { entryState, type PauseReason } from "./availability";
 import { ensureHouse } from "./house";
 import { MeetingCounts, pairings, type Candidate } from "./pairing";
 import type { EntryWithFacts, Ladder } from "./service";
@@ -17,6 +17,14 @@ export const MATCHMAKER_ROLE = "ladder-matchmaker";
 const SEATS: Record<LadderFormat, number> = { "heads-up": 2, "six-max": 6 };
 /** The house's faucet is tried this often (the guarded UPDATE refuses until its cooldown is over). */
 const HOUSE_FAUCET_EVERY_MS = 60_000;
+
+/** What one pairing round saw and did: for whoever watches the ladder from outside (metrics). */
+export interface RoundReport {
+  /** Every entry as the round read it; `waiting`: active and free, yet not seated by this round. */
+  entries: Array<{ format: LadderFormat; status: "active" | "paused"; reason: PauseReason | null; waiting: boolean }>;
+  /** Ladder tables this round filled, per format. */
+  seated: Record<LadderFormat, number>;
+}
 
 export interface MatchmakerDeps {
   db: Db;
@@ -50,6 +58,8 @@ export class Matchmaker {
   private houseFaucetAt = 0;
   /** Tables seated this round and in all (tests, benchmarks). */
   seatedTables = 0;
+  /** Told after every round that read the entries (default: nobody). */
+  observe: (report: RoundReport) => void = () => {};
 
   constructor(private readonly deps: MatchmakerDeps) {
     this.role = new RoleKeeper(deps.db, MATCHMAKER_ROLE, deps.hostId, deps.log, deps.leaseStanding);
@@ -80,8 +90,12 @@ export class Matchmaker {
     this.busy = true;
     try {
       let entries = await this.deps.ladder.withFacts();
+      const seated = { "heads-up": 0, "six-max": 0 } satisfies Record<LadderFormat, number>;
       // Nobody entered yet: no house account, no house bots (a service nobody uses for the ladder stays as it was).
-      if (entries.length === 0) return 0;
+      if (entries.length === 0) {
+        this.observe({ entries: [], seated });
+        return 0;
+      }
       if (this.house === null) {
         this.house = await ensureHouse(this.deps.db, this.deps.bots, this.deps.clock, this.deps.settings.houseBots);
         entries = await this.deps.ladder.withFacts();
@@ -95,10 +109,17 @@ export class Matchmaker {
         const candidates = playing.filter((e) => !picked.has(e.botId) && !e.facts.seated).map((e) => this.candidate(e));
         for (const group of pairings(candidates, SEATS[format], this.meetings[format].get, playing.length)) {
           for (const member of group) picked.add(member.botId);
-          seatings.push(this.seat(format, group));
+          seatings.push(this.seat(format, group).then((filled) => void (filled && (seated[format] += 1))));
         }
       }
       await Promise.all(seatings);
+      this.observe({
+        entries: entries.map((e) => {
+          const state = entryState(e.facts, this.deps.settings.buyIn);
+          return { format: e.format, status: state.status, reason: state.reason, waiting: state.available && !picked.has(e.botId) };
+        }),
+        seated,
+      });
       return seatings.length;
     } finally {
       this.busy = false;
@@ -116,7 +137,7 @@ export class Matchmaker {
   }
 
   /** A ladder table for the group, each bot seated by its owner's buy-in; if one cannot sit, the table is closed (every seat refunded). */
-  private async seat(format: LadderFormat, group: Candidate[]): Promise<void> {
+  private async seat(format: LadderFormat, group: Candidate[]): Promise<boolean> {
     const { settings, tables, host } = this.deps;
     const config: TableConfig = {
       buyIn: settings.buyIn,
@@ -133,10 +154,12 @@ export class Matchmaker {
     try {
       for (const member of group) await host.execute(tableId, { op: "join", developerId: member.developerId, botId: member.botId });
       this.seatedTables += 1;
+      return true;
     } catch (error) {
       // A bot seated meanwhile elsewhere, a balance spent meanwhile: the next round sees it and pauses or skips the entry.
       this.deps.log(`ladder table ${tableId} could not be filled (${(error as Error).message}): closed, seats refunded`);
       await host.execute(tableId, { op: "close", developerId: this.house! }).catch((closing) => this.deps.log(`closing ladder table ${tableId} failed`, closing));
+      return false;
     }
   }
 

@@ -2,6 +2,8 @@ import type { Bus } from "../../lib/bus/bus";
 import { AppError } from "../../lib/errors";
 import { observeRetries } from "../../db/retry";
 import type { Accounts } from "../credits/service";
+import { LADDER_FORMATS } from "../../db/schema";
+import type { Matchmaker, RoundReport } from "../ladder/matchmaker";
 import type { MatchHost } from "../match-host/host";
 import type { BotGateway } from "../protocol/gateway";
 import type { Spectators } from "../protocol/spectators";
@@ -10,7 +12,7 @@ import type { Metrics } from "./service";
 /**
  * Feeds the metrics from the services' public seams, wrapped here from outside so the features
  * themselves carry no metrics code (and merge freely): the gateway's sockets and answers, the
- * hand journal, the host's adoption, the ledger's three operations. Each wrapper calls the
+ * hand journal, the host's adoption, the ledger's three operations, the ladder's pairing rounds. Each wrapper calls the
  * original first-class method and only counts what it saw.
  */
 /** The services whose public methods are counted. */
@@ -19,6 +21,7 @@ export interface Instrumented {
   spectators: Spectators;
   host: MatchHost;
   accounts: Accounts;
+  matchmaker: Matchmaker;
 }
 
 export function instrument(metrics: Metrics, services: Instrumented, bus: Pick<Bus, "reachable"> | undefined): void {
@@ -78,6 +81,8 @@ export function instrument(metrics: Metrics, services: Instrumented, bus: Pick<B
   timeLedger(metrics, accounts, "buyIn", "buy_in");
   timeLedger(metrics, accounts, "cashout", "cashout");
 
+  ladderMetrics(metrics, services.matchmaker);
+
   observeRetries((cause) => metrics.dbRetries.inc({ cause }));
   metrics.sampled("poker_nats_connected", "1 while this node reaches the NATS server (a single process without NATS reports 1)", [], () => [[{}, (bus?.reachable ?? true) ? 1 : 0]]);
 }
@@ -117,4 +122,37 @@ function timeLedger(metrics: Metrics, accounts: Instrumented["accounts"], key: L
       metrics.ledgerDuration.observe({ type }, (performance.now() - started) / 1000);
     }
   };
+}
+
+/**
+ * The ladder as its matchmaker last saw it (only the node holding the role reports entries and
+ * the queue; every node reports whether it holds the role). Labels: format, status, reason (the
+ * three pause reasons): a few fixed values each.
+ */
+function ladderMetrics(metrics: Metrics, matchmaker: Matchmaker): void {
+  let last: RoundReport | null = null;
+  for (const format of LADDER_FORMATS) metrics.ladderPairings.inc({ format }, 0);
+  matchmaker.observe = (report) => {
+    last = report;
+    for (const format of LADDER_FORMATS) if (report.seated[format] > 0) metrics.ladderPairings.inc({ format }, report.seated[format]);
+  };
+  const seen = () => (matchmaker.isMatchmaker() && last ? last.entries : null);
+  metrics.sampled("poker_ladder_entries", "Ladder entries by format and status (a paused one by reason), as the matchmaker's last round read them (reported by the matchmaker's node)", ["format", "status", "reason"], () => {
+    const entries = seen();
+    if (!entries) return [];
+    const counts = new Map<string, [Partial<Record<"format" | "status" | "reason", string>>, number]>();
+    for (const format of LADDER_FORMATS) counts.set(`${format}|active|`, [{ format, status: "active" }, 0]);
+    for (const e of entries) {
+      const key = `${e.format}|${e.status}|${e.reason ?? ""}`;
+      const labels = e.reason ? { format: e.format, status: e.status, reason: e.reason } : { format: e.format, status: e.status };
+      counts.set(key, [labels, (counts.get(key)?.[1] ?? 0) + 1]);
+    }
+    return counts.values();
+  });
+  metrics.sampled("poker_ladder_available", "Ladder bots active and free yet left unpaired by the matchmaker's last round, by format: the queue (reported by the matchmaker's node)", ["format"], () => {
+    const entries = seen();
+    if (!entries) return [];
+    return LADDER_FORMATS.map((format) => [{ format }, entries.filter((e) => e.format === format && e.waiting).length]);
+  });
+  metrics.sampled("poker_ladder_matchmaker", "1 on the node holding the ladder's matchmaker role (one in the cluster)", [], () => [[{}, matchmaker.isMatchmaker() ? 1 : 0]]);
 }

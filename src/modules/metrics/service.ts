@@ -27,6 +27,7 @@ export class Metrics {
   readonly dbRetries: Counter<"cause">;
   readonly tablesTakenOver: Counter;
   readonly leaseLost: Counter;
+  readonly ladderPairings: Counter<"format">;
 
   constructor(hostId: string) {
     const registers = [this.registry];
@@ -71,6 +72,7 @@ export class Metrics {
     this.dbRetries = new Counter({ name: "poker_db_retries_total", help: "Database work retried after a transient failure (per process): conflict or connection", labelNames: ["cause"], registers });
     this.tablesTakenOver = new Counter({ name: "poker_tables_taken_over_total", help: "Tables this node claimed from dead or departed nodes", registers });
     this.leaseLost = new Counter({ name: "poker_lease_lost_total", help: "Times this node's lease was taken over while it lived (paused or cut off)", registers });
+    this.ladderPairings = new Counter({ name: "poker_ladder_pairings_total", help: "Ladder tables the matchmaker filled on this node, by format", labelNames: ["format"], registers });
   }
 
   /** A gauge read at scrape time (tables by status, NATS state, lease standing): nothing to keep up to date. */
