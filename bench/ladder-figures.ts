@@ -35,6 +35,15 @@ export function machineJiffies(): { busy: number; total: number } {
   return { busy: total - cpu[3]! - cpu[4]!, total };
 }
 
+/** CPU (ms) of every Postgres backend serving this run's database now, by pid (read from /proc). */
+export async function postgresCpu(cluster: TestCluster): Promise<Map<number, number>> {
+  const rows = await cluster.sql((db) => db`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+  return new Map(rows.map((r) => [r.pid as number, cpuMs(r.pid as number)]));
+}
+
+/** CPU the backends used between two readings (a backend that came meanwhile counts whole; one that left is lost). */
+export const postgresDelta = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((a, [pid, ms]) => a + ms - (before.get(pid) ?? 0), 0);
+
 interface SeatRow {
   bot_id: string;
   developer_id: string;
@@ -67,7 +76,7 @@ export async function figures(cluster: TestCluster, run: { remote: RemoteRecord[
     const first = r.events.find((e) => e[0] === "started");
     if (first) firstRemote.push(first[1] - r.enteredAt);
     let lastEnd: number | null = null;
-    for (const [type, at] of r.events) {
+    for (const [type, at] of r.events.filter((e) => e[1] <= tEnd)) {
       if (type === "ended") lastEnd = at;
       if (type === "started" && lastEnd !== null) {
         (spansKill(lastEnd, at) ? gapsAcrossKill : gapsRemote).push(at - lastEnd);
@@ -76,7 +85,8 @@ export async function figures(cluster: TestCluster, run: { remote: RemoteRecord[
     }
   }
   // Built-ins (the developers' and the house's) from their seats at ladder tables that got a match.
-  const played = seats.filter((x) => x.match_id !== null);
+  // Only what happened in the run's window (the figures are read a while after it ends).
+  const played = seats.filter((x) => x.match_id !== null && x.opened_at.getTime() <= tEnd);
   const byBot = new Map<string, SeatRow[]>();
   for (const x of played) byBot.set(x.bot_id, [...(byBot.get(x.bot_id) ?? []), x]);
   const remoteIds = new Set(remote.map((r) => r.botId));
@@ -89,7 +99,7 @@ export async function figures(cluster: TestCluster, run: { remote: RemoteRecord[
     if (enteredAt !== undefined && list.length > 0) firstBuiltin.push(list[0]!.opened_at.getTime() - enteredAt);
     for (let i = 1; i < list.length; i++) {
       const end = list[i - 1]!.closed_at?.getTime();
-      if (end === undefined) continue;
+      if (end === undefined || end > tEnd) continue;
       const at = list[i]!.opened_at.getTime();
       (spansKill(end, at) ? gapsAcrossKill : gapsBuiltin).push(at - end);
     }
@@ -109,13 +119,16 @@ export async function figures(cluster: TestCluster, run: { remote: RemoteRecord[
   }
   let maxRatio = 0;
   let maxRatioExpected = 0;
+  let maxPair = "";
+  const house = new Set(entries.filter((e) => !remoteIds.has(e.bot_id) && !builtinEnteredAt.has(e.bot_id)).map((e) => e.bot_id));
+  const kind = (bot: string) => (remoteIds.has(bot) ? "a remote bot" : house.has(bot) ? "a house built-in" : "a built-in");
   let maxRatioAtLeastOne = 0;
   let pairsAtLeastOne = 0;
   for (const [key, count] of pairs) {
     const [a, b] = key.split("|") as [string, string];
     const expected = ((played1.get(a) ?? 0) + (played1.get(b) ?? 0)) / 2 / (n - 1);
     const ratio = count / expected;
-    if (ratio > maxRatio) [maxRatio, maxRatioExpected] = [ratio, expected];
+    if (ratio > maxRatio) [maxRatio, maxRatioExpected, maxPair] = [ratio, expected, `${kind(a)} and ${kind(b)}, met ${count} times, of ${played1.get(a)} and ${played1.get(b)} matches`];
     if (expected >= 1) {
       pairsAtLeastOne++;
       maxRatioAtLeastOne = Math.max(maxRatioAtLeastOne, ratio);
@@ -169,6 +182,7 @@ export async function figures(cluster: TestCluster, run: { remote: RemoteRecord[
     meanPlayed,
     maxRatio,
     maxRatioExpected,
+    maxPair,
     maxRatioAtLeastOne,
     pairsAtLeastOne,
     ratingGapActual: actual / Math.max(1, actualN),

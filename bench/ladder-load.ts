@@ -19,8 +19,8 @@ const [planFile] = process.argv.slice(2);
 const plan: { urls: string[]; bots: PlanBot[] } = await Bun.file(planFile!).json();
 if (!plan.urls.every((u) => /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(u))) throw new Error("loopback URLs only");
 
-type Event = [type: "started" | "resumed" | "ended" | "disconnected" | "connected", at: number, tableId?: string];
-const records = plan.bots.map((b) => ({ botId: b.botId, enteredAt: 0, events: [] as Event[] }));
+type BotEvent = [type: "started" | "resumed" | "ended" | "disconnected" | "connected", at: number, tableId?: string];
+const records = plan.bots.map((b) => ({ botId: b.botId, enteredAt: 0, events: [] as BotEvent[] }));
 let stopping = false;
 let welcomed = 0;
 const ready = Promise.withResolvers<void>();
@@ -99,3 +99,4 @@ stopping = true;
 console.log(JSON.stringify({ records }));
 for (const socket of sockets) socket?.close();
 process.exit(0);
+export {};

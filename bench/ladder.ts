@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestCluster } from "../tests/support/nodes";
 import { CHEAP_PASSWORDS, ROOT } from "./support";
-import { cpuMs, dist, figures, machineJiffies, percentile, s, type RemoteRecord } from "./ladder-figures";
+import { cpuMs, dist, figures, machineJiffies, percentile, postgresCpu, postgresDelta, s, type RemoteRecord } from "./ladder-figures";
 
 const SECONDS = Number(process.env.BENCH_LADDER_SECONDS ?? 75);
 const REMOTE = Number(process.env.BENCH_LADDER_REMOTE ?? 70);
@@ -83,6 +83,7 @@ async function run(nodes: number) {
     const cpuLast = new Map(cpu0);
     const loader0 = cpuMs(loader.pid);
     const machine0 = machineJiffies();
+    const postgres0 = await postgresCpu(cluster);
     const t0 = Date.now();
     loader.stdin.write("enter\n");
     loader.stdin.flush();
@@ -129,6 +130,7 @@ async function run(nodes: number) {
     for (const [id, pid] of pids) if (cluster.nodes.has(id)) cpuLast.set(id, cpuMs(pid));
     const loaderCpu = cpuMs(loader.pid) - loader0;
     const machine1 = machineJiffies();
+    const postgresMs = postgresDelta(postgres0, await postgresCpu(cluster));
 
     // The interrupted matches: each finished on a live node?
     let resumed = "";
@@ -138,19 +140,21 @@ async function run(nodes: number) {
         kill!.interrupted.length === 0
           ? []
           : await cluster.sql((db) => db`select t.status, t.host_id, m.status as match_status from tables t left join matches m on m.id = t.match_id where t.id in ${db(kill!.interrupted)}`);
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 30_000;
       let rows = await states();
       while (rows.some((r) => r.status === "running" || r.status === "waiting") && Date.now() < deadline) {
         await Bun.sleep(250);
         rows = await states();
       }
+      // A table the dead matchmaker had not finished filling: its seated bots wait there (an open seat) until it fills or closes.
+      const stranded = kill.interrupted.length === 0 ? [] : await cluster.sql((db) => db`select s.bot_id from seats s join tables t on t.id = s.table_id where t.id in ${db(kill!.interrupted)} and t.status = 'waiting' and s.status = 'open'`);
       const finishedElsewhere = rows.filter((r) => r.status === "finished" && r.host_id !== kill!.node && r.match_status === "completed").length;
       const other = rows.filter((r) => !(r.status === "finished" && r.host_id !== kill!.node && r.match_status === "completed")).map((r) => `${r.status}/${r.match_status}@${r.host_id}`);
       resumed =
         `  kill -9 of the matchmaker's node ${kill.node} at +${((kill.killAt - t0) / 1000).toFixed(1)} s: another matchmaker (${failover.who}) after ${s(failover.newMatchmakerMs)} (target < 10 s), ` +
         `first new ladder table after ${s(failover.newTableMs)}\n` +
         `  interrupted matches (its tables waiting/running at the kill): ${kill.interrupted.length}, finished on a live node with a completed match: ${finishedElsewhere}` +
-        (other.length ? `, others: ${other.join(" ")}` : "");
+        (other.length ? `, others (status/match@host): ${other.join(" ")}; bots left with an open seat at a waiting table: ${stranded.length}` : "");
     }
 
     loader.stdin.end();
@@ -174,13 +178,13 @@ async function run(nodes: number) {
     console.log(`     remote (match_ended → next match_started): ${dist(f.gapsRemote)}; built-ins (seat closed → next opened): ${dist(f.gapsBuiltin)}`);
     if (kill) console.log(`     gaps spanning the kill (left out above; remote bots of the dead node reconnect elsewhere): ${dist(f.gapsAcrossKill)}`);
     console.log(
-      `  variety: ${f.pairsMet} pairs met, ${f.meanPlayed.toFixed(1)} matches a bot; max (meetings ÷ uniform) over every pair ${f.maxRatio.toFixed(2)} (that pair's uniform expectation ${f.maxRatioExpected.toFixed(2)}: ` +
-        `meaningless below 1 meeting); over the ${f.pairsAtLeastOne} pairs expected ≥ 1: ${f.pairsAtLeastOne ? f.maxRatioAtLeastOne.toFixed(2) : "none (too few matches a bot for any pair to expect a meeting)"} — target ≤ 2`,
+      `  variety: ${f.pairsMet} pairs met, ${f.meanPlayed.toFixed(1)} matches a bot; max (meetings ÷ uniform) over every pair ${f.maxRatio.toFixed(2)} (${f.maxPair}; uniform expectation ${f.maxRatioExpected.toFixed(2)}: ` +
+        `the ratio means little below 1 meeting); over the ${f.pairsAtLeastOne} pairs expected ≥ 1: ${f.pairsAtLeastOne ? f.maxRatioAtLeastOne.toFixed(2) : "none (too few matches a bot for any pair to expect a meeting)"} — target ≤ 2`,
     );
     console.log(`  rating gap (final mu − 3σ): paired ${f.ratingGapActual.toFixed(2)} vs random pairs ${f.ratingGapRandom.toFixed(2)}`);
     console.log(`  throughput: ${f.matchesDone} ladder matches completed = ${f.matchesPerMin.toFixed(0)} matches/min, ${f.handsPerSec.toFixed(0)} hands/s; a match lasts ${dist(f.matchMs)} (${(matchP50 / Number(HANDS)).toFixed(0)} ms a hand)`);
     console.log(
-      `  where the time goes: bots seated ${(f.seatedShare * 100).toFixed(0)} % of the run (waiting the rest); CPU (% of one core) ${nodeCpu}, load process ${((loaderCpu / windowMs) * 100).toFixed(0)} %; ` +
+      `  where the time goes: bots seated ${(f.seatedShare * 100).toFixed(0)} % of the run (waiting the rest); CPU (% of one core) ${nodeCpu}, load process ${((loaderCpu / windowMs) * 100).toFixed(0)} %, Postgres backends of this database ${((postgresMs / windowMs) * 100).toFixed(0)} %; ` +
         `machine busy ${machineBusy.toFixed(0)} % of 2 cores (Postgres and anyone else included); nodes' CPU ${(nodeCpuMs / Math.max(1, f.handsPerSec * (windowMs / 1000))).toFixed(2)} ms a hand`,
     );
     if (resumed) console.log(resumed);
