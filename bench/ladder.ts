@@ -102,10 +102,11 @@ async function run(nodes: number) {
       await Bun.sleep(Math.max(0, t0 + (SECONDS * 1000) / 2 - Date.now()));
       const [node] = await matchmakers(cluster);
       if (!node) throw new Error("no matchmaker");
-      const interrupted = (await cluster.sql((db) => db`select id from tables where ladder is not null and host_id = ${node} and status in ('waiting', 'running')`)).map((r) => r.id as string);
       cpuLast.set(node, cpuMs(pids.get(node)!));
       const killAt = Date.now();
       cluster.kill(node);
+      // Read just after the kill (a dead node writes nothing, a takeover takes seconds): its tables in play at the kill.
+      const interrupted = (await cluster.sql((db) => db`select id from tables where ladder is not null and host_id = ${node} and status in ('waiting', 'running')`)).map((r) => r.id as string);
       const watch = (async () => {
         let newMatchmakerMs = NaN;
         let newTableMs = NaN;
