@@ -167,6 +167,8 @@ export interface LadderSettings {
   houseBots: BuiltInStrategy[];
   /** How often the matchmaker looks for pairings. */
   pairEveryMs: number;
+  /** How long a free bot waits for an opponent it has not met too often before it takes one it has (docs/LADDER.md). */
+  patienceMs: number;
 }
 
 function ladderFrom(env: Record<string, string | undefined>): LadderSettings {
@@ -183,6 +185,7 @@ function ladderFrom(env: Record<string, string | undefined>): LadderSettings {
     actionTimeoutMs: integerFrom(env, "LADDER_ACTION_TIMEOUT_MS", TABLE_DEFAULTS.actionTimeoutMs, 1),
     houseBots: houseBots as BuiltInStrategy[],
     pairEveryMs: integerFrom(env, "LADDER_PAIR_EVERY_MS", 250, 10),
+    patienceMs: integerFrom(env, "LADDER_PATIENCE_MS", 2_000),
   };
   if (settings.smallBlind > settings.bigBlind || settings.bigBlind > settings.buyIn) throw new Error("LADDER_SMALL_BLIND ≤ LADDER_BIG_BLIND ≤ LADDER_BUY_IN");
   return settings;

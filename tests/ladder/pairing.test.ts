@@ -33,6 +33,16 @@ describe("who plays whom", () => {
     expect(first.map((c) => c.botId)).toEqual(["bot001", "bot003"]);
   });
 
+  test("a bot waits rather than meet an opponent past the cap, until its patience runs out", () => {
+    const meetings = new MeetingCounts();
+    meetings.met(["bot001", "bot002"]);
+    const pair = [bot(1, "a", 10, 1_000), bot(2, "b", 11, 1_000)];
+    // 40 entries in the format, these two free, met once already: the cap (1) says wait.
+    expect(pairings(pair, 2, meetings.get, { population: 40, now: 2_000, patienceMs: 2_000 })).toEqual([]);
+    // Waited 2 s: they play rather than wait on.
+    expect(pairings(pair, 2, meetings.get, { population: 40, now: 3_000, patienceMs: 2_000 }).length).toBe(1);
+  });
+
   test("variety: over many rounds among 20 bots of spread ratings, no pair meets more than twice what uniform pairing predicts, once each has played enough to meet everyone", () => {
     const rng = seededRng("ladder-variety");
     const n = 20;
@@ -42,7 +52,7 @@ describe("who plays whom", () => {
     for (let round = 0; round < 400; round++) {
       // Some bots are busy each round (a match still on), as on the real ladder.
       const free = bots.filter(() => uniformInt(rng, 4) !== 0);
-      for (const group of pairings(free, 2, meetings.get, n)) {
+      for (const group of pairings(free, 2, meetings.get, { population: n })) {
         meetings.met(group.map((c) => c.botId));
         for (const member of group) {
           member.matchesPlayed += 1;
@@ -66,22 +76,24 @@ describe("who plays whom", () => {
     expect(worst).toBeLessThanOrEqual(2);
   });
 
-  test("closeness: a bot's average opponent is nearer its rating than uniform pairing's would be", () => {
+  test("closeness: a bot's average opponent is nearer its rating than uniform pairing's would be, and nearly every bot plays every round", () => {
     const n = 30;
-    const bots = Array.from({ length: n }, (_, i) => bot(i, `dev${i}`, i * 2));
+    const bots = Array.from({ length: n }, (_, i) => bot(i, `dev${i}`, i * 2, 0));
     const meetings = new MeetingCounts();
     const gaps: number[] = [];
-    for (let round = 0; round < 60; round++) {
-      for (const group of pairings(bots, 2, meetings.get)) {
+    for (let round = 1; round <= 60; round++) {
+      const now = round * 1_000;
+      for (const group of pairings(bots, 2, meetings.get, { population: n, now, patienceMs: 2_000 })) {
         meetings.met(group.map((c) => c.botId));
         gaps.push(Math.abs(group[0].rating - group[1].rating));
         for (const member of group) {
           member.matchesPlayed += 1;
-          member.waitingSince = round * 100 + Math.random();
+          member.waitingSince = now;
         }
       }
     }
-    expect(gaps.length).toBe(60 * (n / 2));
+    // A bot may wait a round or two for an opponent under the cap, never longer than its patience.
+    expect(gaps.length).toBeGreaterThan(0.8 * 60 * (n / 2));
     const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
     // Uniform pairing among ratings 0, 2, …, 58: a mean gap of about (n + 1) / 3 × 2 ≈ 20.7.
     expect(mean).toBeLessThan(20.7 * 0.8);

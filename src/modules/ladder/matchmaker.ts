@@ -15,6 +15,8 @@ import type { EntryWithFacts, Ladder } from "./service";
 
 export const MATCHMAKER_ROLE = "ladder-matchmaker";
 const SEATS: Record<LadderFormat, number> = { "heads-up": 2, "six-max": 6 };
+/** A ladder table fills within milliseconds of being made: one still waiting after this was stranded. */
+const STRANDED_AFTER_MS = 10_000;
 /** The house's faucet is tried this often (the guarded UPDATE refuses until its cooldown is over). */
 const HOUSE_FAUCET_EVERY_MS = 60_000;
 
@@ -52,8 +54,8 @@ export class Matchmaker {
   private busy = false;
   /** Per format, how often each pair has met (read from the database when this node takes the role). */
   private meetings: Record<LadderFormat, MeetingCounts> | null = null;
-  /** When each bot was last seated by this matchmaker: the longest waiting is paired first. */
-  private readonly lastPairedAt = new Map<string, number>();
+  /** Since when each available bot has been free (first seen so by this matchmaker): the longest waiting is paired first. */
+  private readonly freeSince = new Map<string, number>();
   private house: string | null = null;
   private houseFaucetAt = 0;
   /** Tables seated this round and in all (tests, benchmarks). */
@@ -102,12 +104,18 @@ export class Matchmaker {
       }
       this.meetings ??= await this.loadMeetings();
       await this.claimHouseFaucet(this.house);
+      await this.closeStrandedTables(this.house);
+      const now = this.deps.clock.now();
+      const available = new Set(entries.filter((e) => entryState(e.facts, this.deps.settings.buyIn).available).map((e) => e.botId));
+      for (const botId of this.freeSince.keys()) if (!available.has(botId)) this.freeSince.delete(botId);
+      for (const botId of available) if (!this.freeSince.has(botId)) this.freeSince.set(botId, now);
       const picked = new Set<string>();
       const seatings: Promise<void>[] = [];
       for (const format of LADDER_FORMATS) {
         const playing = entries.filter((e) => e.format === format && entryState(e.facts, this.deps.settings.buyIn).status === "active");
         const candidates = playing.filter((e) => !picked.has(e.botId) && !e.facts.seated).map((e) => this.candidate(e));
-        for (const group of pairings(candidates, SEATS[format], this.meetings[format].get, playing.length)) {
+        const options = { population: playing.length, now, patienceMs: this.deps.settings.patienceMs };
+        for (const group of pairings(candidates, SEATS[format], this.meetings[format].get, options)) {
           for (const member of group) picked.add(member.botId);
           seatings.push(this.seat(format, group).then((filled) => void (filled && (seated[format] += 1))));
         }
@@ -131,7 +139,7 @@ export class Matchmaker {
       botId: entry.botId,
       developerId: entry.developerId,
       rating: entry.rating,
-      waitingSince: this.lastPairedAt.get(entry.botId) ?? entry.enteredAt.getTime(),
+      waitingSince: this.freeSince.get(entry.botId) ?? this.deps.clock.now(),
       matchesPlayed: entry.matchesPlayed,
     };
   }
@@ -148,9 +156,8 @@ export class Matchmaker {
       actionTimeoutMs: settings.actionTimeoutMs,
     };
     const tableId = await tables.createLadderTable(format, this.house!, config);
-    const now = this.deps.clock.now();
     this.meetings![format].met(group.map((c) => c.botId));
-    for (const member of group) this.lastPairedAt.set(member.botId, now);
+    for (const member of group) this.freeSince.delete(member.botId);
     try {
       for (const member of group) await host.execute(tableId, { op: "join", developerId: member.developerId, botId: member.botId });
       this.seatedTables += 1;
@@ -160,6 +167,24 @@ export class Matchmaker {
       this.deps.log(`ladder table ${tableId} could not be filled (${(error as Error).message}): closed, seats refunded`);
       await host.execute(tableId, { op: "close", developerId: this.house! }).catch((closing) => this.deps.log(`closing ladder table ${tableId} failed`, closing));
       return false;
+    }
+  }
+
+  /**
+   * A ladder table still waiting well after it was made was stranded: its matchmaker died between
+   * making it and seating everyone (a takeover adopted it half full). Closed, every seat refunded,
+   * so no bot waits in it forever.
+   */
+  private async closeStrandedTables(house: string): Promise<void> {
+    const stranded = await queryRows<{ id: string }>(
+      this.deps.db,
+      sql`select id from tables where ladder is not null and status = 'waiting' and created_at < now() - ${`${STRANDED_AFTER_MS} milliseconds`}::interval`,
+    );
+    for (const { id } of stranded) {
+      await this.deps.tables.close(house, id).then(
+        () => this.deps.log(`stranded ladder table ${id} closed, its seats refunded`),
+        (error) => this.deps.log(`closing stranded ladder table ${id} failed (the next round retries)`, error),
+      );
     }
   }
 

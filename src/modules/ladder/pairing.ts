@@ -32,14 +32,17 @@ export function meetingCap(matchesPlayed: number, available: number): number {
  * Groups of `size` bots (2 heads-up, 6 six-max), never two of one developer in a group (a ladder
  * match is always rated). The bot that has waited longest anchors the next group. `population`:
  * the bots entered and playing in the format (free now or at a table), among whom uniform pairing
- * is counted. A bot that cannot be grouped now (too few other developers free) waits for the next
- * round.
+ * is counted. A bot that cannot be grouped now (too few other developers free, or only opponents it
+ * has met as often as the cap allows) waits for the next round, up to `patienceMs` past `now`.
  */
-export function pairings(candidates: Candidate[], size: number, meetings: Meetings, population = candidates.length): Candidate[][] {
+export function pairings(candidates: Candidate[], size: number, meetings: Meetings, options: { population?: number; now?: number; patienceMs?: number } = {}): Candidate[][] {
+  const population = Math.max(options.population ?? 0, candidates.length);
   const pool = [...candidates].sort((a, b) => a.waitingSince - b.waitingSince || a.botId.localeCompare(b.botId));
   const groups: Candidate[][] = [];
   for (let i = 0; i < pool.length; ) {
-    const group = groupAround(pool[i], pool, size, meetings, Math.max(population, candidates.length));
+    // Past its patience a bot takes an opponent over the cap rather than wait on (rare with ten or more free).
+    const patient = options.now === undefined || options.now - pool[i].waitingSince < (options.patienceMs ?? Infinity);
+    const group = groupAround(pool[i], pool, size, meetings, population, !patient);
     if (!group) {
       i += 1;
       continue;
@@ -51,10 +54,11 @@ export function pairings(candidates: Candidate[], size: number, meetings: Meetin
 }
 
 /**
- * The anchor's group: each next member is the one that puts the fewest pairs over their cap (both
- * bots' caps count), then the fewest meetings past it, then the closest rating to the anchor.
+ * The anchor's group: each next member keeps every pair under its cap (both bots' caps count), and
+ * is the closest in rating to the anchor among those that do. `overCapAllowed`: the anchor has
+ * waited past its patience, so the fewest meetings past the cap are taken instead of waiting.
  */
-function groupAround(anchor: Candidate, pool: Candidate[], size: number, meetings: Meetings, population: number): Candidate[] | null {
+function groupAround(anchor: Candidate, pool: Candidate[], size: number, meetings: Meetings, population: number, overCapAllowed: boolean): Candidate[] | null {
   const group = [anchor];
   while (group.length < size) {
     const developers = new Set(group.map((c) => c.developerId));
@@ -69,6 +73,7 @@ function groupAround(anchor: Candidate, pool: Candidate[], size: number, meeting
         const met = meetings(member.botId, candidate.botId);
         if (met >= cap) [overCap, excess] = [overCap + 1, excess + met - cap + 1];
       }
+      if (overCap > 0 && !overCapAllowed) continue;
       const key = [overCap, excess, Math.abs(candidate.rating - anchor.rating)];
       if (lexicallyBefore(key, bestKey)) [best, bestKey] = [candidate, key];
     }
