@@ -185,7 +185,7 @@ function ladderFrom(env: Record<string, string | undefined>): LadderSettings {
     actionTimeoutMs: integerFrom(env, "LADDER_ACTION_TIMEOUT_MS", TABLE_DEFAULTS.actionTimeoutMs, 1),
     houseBots: houseBots as BuiltInStrategy[],
     pairEveryMs: integerFrom(env, "LADDER_PAIR_EVERY_MS", 250, 10),
-    patienceMs: integerFrom(env, "LADDER_PATIENCE_MS", 5_000),
+    patienceMs: integerFrom(env, "LADDER_PATIENCE_MS", 15_000),
   };
   if (settings.smallBlind > settings.bigBlind || settings.bigBlind > settings.buyIn) throw new Error("LADDER_SMALL_BLIND ≤ LADDER_BIG_BLIND ≤ LADDER_BUY_IN");
   return settings;
