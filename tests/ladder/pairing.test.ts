@@ -43,6 +43,27 @@ describe("who plays whom", () => {
     expect(pairings(pair, 2, meetings.get, { population: 40, now: 3_000, patienceMs: 2_000 }).length).toBe(1);
   });
 
+  test("a newcomer alone with the house's four built-ins plays every round: its caps count only the opponents it may meet", () => {
+    const hero = { ...bot(0, "newcomer", 10, 0) };
+    const house = Array.from({ length: 4 }, (_, i) => bot(i + 1, "house", 10 + i, 0));
+    const meetings = new MeetingCounts();
+    let played = 0;
+    for (let round = 1; round <= 40; round++) {
+      const now = round * 1_000;
+      const groups = pairings([hero, ...house], 2, meetings.get, { population: 5, now, patienceMs: 15_000 });
+      expect(groups.length).toBe(1);
+      for (const member of groups[0]) {
+        member.matchesPlayed += 1;
+        member.waitingSince = now;
+      }
+      meetings.met(groups[0].map((c) => c.botId));
+      played += 1;
+    }
+    expect(played).toBe(40);
+    // Spread over the four: each met about ten times, never more than twice that.
+    for (const b of house) expect(meetings.get(hero.botId, b.botId)).toBeLessThanOrEqual(20);
+  });
+
   test("variety: over many rounds among 20 bots of spread ratings, no pair meets more than twice what uniform pairing predicts, once each has played enough to meet everyone", () => {
     const rng = seededRng("ladder-variety");
     const n = 20;

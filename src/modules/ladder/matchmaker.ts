@@ -114,7 +114,9 @@ export class Matchmaker {
       for (const format of LADDER_FORMATS) {
         const playing = entries.filter((e) => e.format === format && entryState(e.facts, this.deps.settings.buyIn).status === "active");
         const candidates = playing.filter((e) => !picked.has(e.botId) && !e.facts.seated).map((e) => this.candidate(e));
-        const options = { population: playing.length, now, patienceMs: this.deps.settings.patienceMs };
+        const perDeveloper = new Map<string, number>();
+        for (const e of playing) perDeveloper.set(e.developerId, (perDeveloper.get(e.developerId) ?? 0) + 1);
+        const options = { population: playing.length, entriesOf: (d: string) => perDeveloper.get(d) ?? 1, now, patienceMs: this.deps.settings.patienceMs };
         for (const group of pairings(candidates, SEATS[format], this.meetings[format].get, options)) {
           for (const member of group) picked.add(member.botId);
           seatings.push(this.seat(format, group).then((filled) => void (filled && (seated[format] += 1))));

@@ -35,8 +35,16 @@ export function meetingCap(matchesPlayed: number, available: number): number {
  * is counted. A bot that cannot be grouped now (too few other developers free, or only opponents it
  * has met as often as the cap allows) waits for the next round, up to `patienceMs` past `now`.
  */
-export function pairings(candidates: Candidate[], size: number, meetings: Meetings, options: { population?: number; now?: number; patienceMs?: number } = {}): Candidate[][] {
-  const population = Math.max(options.population ?? 0, candidates.length);
+export function pairings(
+  candidates: Candidate[],
+  size: number,
+  meetings: Meetings,
+  options: { population?: number; entriesOf?: (developerId: string) => number; now?: number; patienceMs?: number } = {},
+): Candidate[][] {
+  const everyone = Math.max(options.population ?? 0, candidates.length);
+  const own = (developerId: string) => Math.max(1, options.entriesOf?.(developerId) ?? candidates.filter((c) => c.developerId === developerId).length);
+  // Uniform pairing among the opponents a bot may meet: everyone but its own developer's bots.
+  const population = (c: Candidate) => everyone - own(c.developerId) + 1;
   const pool = [...candidates].sort((a, b) => a.waitingSince - b.waitingSince || a.botId.localeCompare(b.botId));
   const groups: Candidate[][] = [];
   for (let i = 0; i < pool.length; ) {
@@ -58,7 +66,7 @@ export function pairings(candidates: Candidate[], size: number, meetings: Meetin
  * is the closest in rating to the anchor among those that do. `overCapAllowed`: the anchor has
  * waited past its patience, so the fewest meetings past the cap are taken instead of waiting.
  */
-function groupAround(anchor: Candidate, pool: Candidate[], size: number, meetings: Meetings, population: number, overCapAllowed: boolean): Candidate[] | null {
+function groupAround(anchor: Candidate, pool: Candidate[], size: number, meetings: Meetings, population: (c: Candidate) => number, overCapAllowed: boolean): Candidate[] | null {
   const group = [anchor];
   while (group.length < size) {
     const developers = new Set(group.map((c) => c.developerId));
@@ -69,7 +77,7 @@ function groupAround(anchor: Candidate, pool: Candidate[], size: number, meeting
       let overCap = 0;
       let excess = 0;
       for (const member of group) {
-        const cap = Math.min(meetingCap(member.matchesPlayed, population), meetingCap(candidate.matchesPlayed, population));
+        const cap = Math.min(meetingCap(member.matchesPlayed, population(member)), meetingCap(candidate.matchesPlayed, population(candidate)));
         const met = meetings(member.botId, candidate.botId);
         if (met >= cap) [overCap, excess] = [overCap + 1, excess + met - cap + 1];
       }
