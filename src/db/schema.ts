@@ -143,6 +143,8 @@ export type { TableConfig };
 
 export const TABLE_STATUSES = ["waiting", "running", "finished", "aborted", "closed"] as const;
 export type TableStatus = (typeof TABLE_STATUSES)[number];
+/** A table is live while it waits for players or plays its match: then exactly one node hosts it. */
+export const isLive = (status: TableStatus) => status === "waiting" || status === "running";
 
 /** The service's own bots (bots.strategy); a bot without one is remote. */
 export const BUILT_IN_STRATEGIES = ["random", "caller", "tight", "raiser"] as const;

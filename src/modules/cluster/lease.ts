@@ -16,6 +16,11 @@ export const LEASE_DEAL_MARGIN_MS = 2_000;
 /** Whether this node may deal and broadcast now (its lease is provably current). */
 export type LeaseStanding = () => boolean;
 
+/** A lease (or role) whose last successful renewal was sent at `sentAt` (performance.now()) provably stands, with the margin. */
+export function standsSince(sentAt: number): boolean {
+  return performance.now() < sentAt + LEASE_TTL_MS - LEASE_DEAL_MARGIN_MS;
+}
+
 /** Who may write about the tables a node hosts: its HOST_ID and the epoch of its current lease. */
 export interface FenceToken {
   hostId: string;
@@ -34,7 +39,9 @@ export class FencedError extends Error {
  * is share-locked, as in assertLease: without it, a takeover committing while the statement runs
  * could claim the table and read its seats before this write lands (a seat it would never see).
  */
-export function leaseHolds(token: FenceToken, tableId?: string | null) {
+export function leaseHolds(token: FenceToken | null, tableId?: string | null) {
+  // No lease (a single app in tests): nothing to fence.
+  if (!token) return sql`true`;
   return leaseCondition(token.hostId, token.epoch, tableId ?? null);
 }
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
-import { LEASE_DEAL_MARGIN_MS, LEASE_RENEW_MS, LEASE_TTL_MS } from "./lease";
+import { LEASE_RENEW_MS, LEASE_TTL_MS, standsSince } from "./lease";
 
 /**
  * A role exactly one node holds at a time across the cluster (the ladder's matchmaker), leased in
@@ -14,7 +14,6 @@ export class RoleKeeper {
   private stopped = true;
   /** performance.now() when the last successful claim or renewal was sent; null: not held. */
   private heldSince: number | null = null;
-  epoch: number | null = null;
 
   constructor(
     private readonly db: Db,
@@ -26,7 +25,7 @@ export class RoleKeeper {
   ) {}
 
   holds(): boolean {
-    return this.heldSince !== null && this.leaseStanding() && performance.now() < this.heldSince + LEASE_TTL_MS - LEASE_DEAL_MARGIN_MS;
+    return this.heldSince !== null && this.leaseStanding() && standsSince(this.heldSince);
   }
 
   start(): void {
@@ -59,7 +58,6 @@ export class RoleKeeper {
     }
     if (!was) this.log(`this node holds the ${this.role} role (epoch ${row.epoch})`);
     this.heldSince = sentAt;
-    this.epoch = Number(row.epoch);
     return true;
   }
 

@@ -1,10 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
-import { tables } from "../../db/schema";
+import { isLive, tables } from "../../db/schema";
 import { ANSWER_HERE, type HostCommand, type TableRelay } from "./table-relay";
 
-/** A table is live while it waits for players or plays its match: then exactly one node hosts it. */
-const isLive = (status: string) => status === "waiting" || status === "running";
 
 /**
  * The one place that decides where a table's command is executed: here, if this node hosts the

@@ -2,7 +2,7 @@ import { and, inArray, ne, sql } from "drizzle-orm";
 import { queryRows, sessionNameOf, type Db } from "../../db/index";
 import { tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
-import { acquireLease, LEASE_DEAL_MARGIN_MS, LEASE_RENEW_MS, LEASE_TTL_MS, renewLease, type FenceToken } from "./lease";
+import { acquireLease, LEASE_RENEW_MS, renewLease, standsSince, type FenceToken } from "./lease";
 
 /** The advisory lock that serialises claim rounds (an arbitrary constant of this service). */
 const CLAIM_LOCK_KEY = 0x706f6b65;
@@ -86,7 +86,7 @@ export class LeaseKeeper {
    * expiry. A node whose renewals are overdue (cut off from the database, paused) turns false
    * here 2 s before any peer may take its tables, and its tables stop dealing and broadcasting.
    */
-  readonly standing = (): boolean => !this.stopped && performance.now() < this.renewalSentAt + LEASE_TTL_MS - LEASE_DEAL_MARGIN_MS;
+  readonly standing = (): boolean => !this.stopped && standsSince(this.renewalSentAt);
 
   start(): void {
     const tick = async () => {

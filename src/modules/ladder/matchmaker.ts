@@ -58,8 +58,6 @@ export class Matchmaker {
   private readonly freeSince = new Map<string, number>();
   private house: string | null = null;
   private houseFaucetAt = 0;
-  /** Tables seated this round and in all (tests, benchmarks). */
-  seatedTables = 0;
   /** Told after every round that read the entries (default: nobody). */
   observe: (report: RoundReport) => void = () => {};
 
@@ -106,13 +104,15 @@ export class Matchmaker {
       await this.claimHouseFaucet(this.house);
       await this.closeStrandedTables(this.house);
       const now = this.deps.clock.now();
-      const available = new Set(entries.filter((e) => entryState(e.facts, this.deps.settings.buyIn).available).map((e) => e.botId));
+      // The rule decided once per entry this round.
+      const states = new Map(entries.map((e) => [e, entryState(e.facts, this.deps.settings.buyIn)]));
+      const available = new Set(entries.filter((e) => states.get(e)!.available).map((e) => e.botId));
       for (const botId of this.freeSince.keys()) if (!available.has(botId)) this.freeSince.delete(botId);
       for (const botId of available) if (!this.freeSince.has(botId)) this.freeSince.set(botId, now);
       const picked = new Set<string>();
       const seatings: Promise<void>[] = [];
       for (const format of LADDER_FORMATS) {
-        const playing = entries.filter((e) => e.format === format && entryState(e.facts, this.deps.settings.buyIn).status === "active");
+        const playing = entries.filter((e) => e.format === format && states.get(e)!.status === "active");
         const candidates = playing.filter((e) => !picked.has(e.botId) && !e.facts.seated).map((e) => this.candidate(e));
         const perDeveloper = new Map<string, number>();
         for (const e of playing) perDeveloper.set(e.developerId, (perDeveloper.get(e.developerId) ?? 0) + 1);
@@ -125,7 +125,7 @@ export class Matchmaker {
       await Promise.all(seatings);
       this.observe({
         entries: entries.map((e) => {
-          const state = entryState(e.facts, this.deps.settings.buyIn);
+          const state = states.get(e)!;
           return { format: e.format, status: state.status, reason: state.reason, waiting: state.available && !picked.has(e.botId) };
         }),
         seated,
@@ -162,7 +162,6 @@ export class Matchmaker {
     for (const member of group) this.freeSince.delete(member.botId);
     try {
       for (const member of group) await host.execute(tableId, { op: "join", developerId: member.developerId, botId: member.botId });
-      this.seatedTables += 1;
       return true;
     } catch (error) {
       // A bot seated meanwhile elsewhere, a balance spent meanwhile: the next round sees it and pauses or skips the entry.

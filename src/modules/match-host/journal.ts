@@ -112,7 +112,7 @@ export class HandJournal implements MatchStore {
       const rows = await queryRows(
         this.db,
         sql`update matches set hands_reserved = greatest(hands_reserved, ${through}::int), voided_hands = ${sql.param(voided)}::int[]
-            where id = ${table.matchId} and ${fence ? leaseHolds(fence, table.tableId) : sql`true`} returning 1`,
+            where id = ${table.matchId} and ${leaseHolds(fence, table.tableId)} returning 1`,
       );
       if (rows.length === 0) throw fence ? new FencedError(fence) : new Error(`match ${table.matchId} has no row to reserve hands in`);
     }, this.retry);

@@ -224,7 +224,7 @@ export async function openSeatsOf(db: Queryable, tableIds: string[]) {
 export async function markSeatLeaving(db: Queryable, seatId: string, tableId: string, fence: FenceToken | null, retry: RetryOptions = {}): Promise<void> {
   const marked = await retryTransient(
     () =>
-      queryRows(db, sql`update seats set leaving = true where id = ${seatId} and status = 'open' and ${fence ? leaseHolds(fence, tableId) : sql`true`} returning 1`),
+      queryRows(db, sql`update seats set leaving = true where id = ${seatId} and status = 'open' and ${leaseHolds(fence, tableId)} returning 1`),
     retry,
   );
   if (marked.length > 0 || !fence) return;

@@ -61,18 +61,8 @@ export class Tables {
     }
     if (config.smallBlind > config.bigBlind) throw errors.validation("smallBlind must not exceed bigBlind", { field: "smallBlind" });
     if (config.bigBlind > config.buyIn) throw errors.validation("bigBlind must not exceed buyIn", { field: "bigBlind" });
-    const now = this.deps.clock.now();
-    const table = newTableRuntime(newId("tbl", now), developerId, new Date(now), config);
-    await this.deps.db.insert(tables).values({
-      id: table.tableId,
-      createdBy: developerId,
-      config,
-      status: "waiting",
-      hostId: this.deps.hostId,
-      createdAt: table.createdAt,
-    });
-    this.deps.host.host(table);
-    return this.deps.host.view(table.tableId, developerId)!;
+    const tableId = await this.open(developerId, config, null);
+    return this.deps.host.view(tableId, developerId)!;
   }
 
   /**
@@ -81,9 +71,14 @@ export class Tables {
    * matchmaker through the ordinary join (each buy-in off its bot's owner's balance).
    */
   async createLadderTable(format: LadderFormat, creator: string, config: TableConfig): Promise<string> {
+    return this.open(creator, config, format);
+  }
+
+  /** A new waiting table: its row, then hosted on this node (the node that creates a table hosts it). */
+  private async open(creator: string, config: TableConfig, ladder: LadderFormat | null): Promise<string> {
     const now = this.deps.clock.now();
-    const table = newTableRuntime(newId("tbl", now), creator, new Date(now), config, format);
-    await this.deps.db.insert(tables).values({ id: table.tableId, createdBy: creator, config, status: "waiting", hostId: this.deps.hostId, createdAt: table.createdAt, ladder: format });
+    const table = newTableRuntime(newId("tbl", now), creator, new Date(now), config, ladder);
+    await this.deps.db.insert(tables).values({ id: table.tableId, createdBy: creator, config, status: "waiting", hostId: this.deps.hostId, createdAt: table.createdAt, ladder });
     this.deps.host.host(table);
     return table.tableId;
   }

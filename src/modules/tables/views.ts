@@ -23,7 +23,7 @@ export interface ClosedTable {
 
 export type LeaveResult = { tableId: string; botId: string; status: "left" | "leaving"; cashout: number | null };
 
-export const isLive = (status: TableStatus) => status === "waiting" || status === "running";
+export { isLive } from "../../db/schema";
 
 export interface TableView {
   tableId: string;
