@@ -20,7 +20,7 @@ const config = loadConfig({ DATABASE_URL: testDb.url, FAUCET_AMOUNT: "100000000"
 // The pool a serving node opens (openDatabase's default), not a bigger one: on two cores, more connections only add contention.
 const database = await openDatabase({ databaseUrl: testDb.url });
 const app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret: await ensureJwtSecret(database.db, undefined), log: () => {} });
-const { identity, accounts, bots, tables, host, matches } = app.services;
+const { identity, accounts, bots, tables, host, matches, ratingsApplier } = app.services;
 
 try {
   // As many developers as tables, each owning one bot at six different tables (as a real lobby
@@ -48,14 +48,20 @@ try {
   await Promise.all(seatings.map((seating) => tables.join(seating.developerId, seating.tableId, seating.botId)));
   await host.settled();
   const seconds = (performance.now() - started) / 1000;
+  // The ratings are applied off the hot path (docs/RATINGS.md): how long after the last match record they are all in.
+  const recorded = performance.now();
+  await ratingsApplier.settled();
+  const ratingsLagSeconds = (performance.now() - recorded) / 1000;
   const played = (await matches.list({ limit: 200 })).items;
   const hands = played.reduce((sum, m) => sum + m.handsPlayed, 0);
   const audit = await auditLedger(database.db);
   console.log(`${played.length} matches, ${hands} hands (histories written) in ${seconds.toFixed(2)} s`);
   console.log(`audit: ${audit.ok ? "clean" : audit.problems.join("; ")}`);
-  console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds) }));
+  console.log(`ratings: every rated match applied ${ratingsLagSeconds.toFixed(2)} s after the last match record`);
+  console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds), ratingsLagSeconds: Number(ratingsLagSeconds.toFixed(3)) }));
 } finally {
   await host.shutdown();
+  await ratingsApplier.stop();
   await accounts.stopAll();
   await database.close();
   await testDb.drop();

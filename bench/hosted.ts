@@ -2,7 +2,9 @@
  * bun run bench:hosted — the cost of hosting a bot in the sandbox:
  *   1. decisions/second for examples/starter-bot.ts in a QuickJS context (through the worker
  *      pool, one seat, one decision at a time) vs the same bot called in-process;
- *   2. memory per context with HOSTED_CONTEXTS (default 200) contexts open.
+ *   2. memory per context with HOSTED_CONTEXTS (default 200) contexts open (a hosted seat is one
+ *      context; two in a duplicate match);
+ *   3. hosted bots at tables, end to end (bench/hosted-tables.ts).
  */
 import starter from "../examples/starter-bot.ts";
 import { decisionState } from "@poker-bots/sdk/state";
@@ -10,6 +12,7 @@ import { legalize } from "@poker-bots/sdk/session";
 import { silentLogger } from "@poker-bots/sdk/logger";
 import { sampleRequest } from "../src/modules/hosted/sample.ts";
 import { bundleBot, createSandbox } from "../src/modules/hosted/sandbox/index.ts";
+import { benchHostedTables } from "./hosted-tables.ts";
 
 const DECISIONS = Number(process.env.HOSTED_DECISIONS ?? 5_000);
 const CONTEXTS = Number(process.env.HOSTED_CONTEXTS ?? 200);
@@ -75,3 +78,5 @@ try {
 } finally {
   await sandbox.close();
 }
+
+await benchHostedTables();

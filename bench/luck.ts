@@ -2,15 +2,16 @@
  * bench:luck (issue 26): how much of a win rate's uncertainty the all-in adjustment removes.
  * Seeded heads-up matches of built-ins (100 hands, 100 big blinds deep, each strategy on each seat
  * in turn) played in-process with the engine; from each hand's history: bb/100 raw and adjusted,
- * and chance-corrected (turn and river luck taken out too), with the 95 % interval the ratings use (hands as samples, skill.ts winRate) and the one `cli eval`
+ * and chance-corrected (turn and river luck taken out too), with the 95 % interval the ratings use (hands as samples, skill.ts perHundredHands) and the one `cli eval`
  * uses (matches as samples, evaluation.ts summarize); the bias checks; the matches an eval needs for
  * a 95 % verdict; what the adjustment costs per hand. Figures only, no assertions (tests hold those).
  *
  * LUCK_MATCHES (default 2000) per pairing; LUCK_SEED varies the seeds.
  */
 import { summarize, type MatchSample, type RateSummary } from "../src/cli/evaluation";
+import { LUCK_WEIGHT } from "../src/poker/chance-correction";
 import type { BuiltInStrategy } from "../src/modules/bots/model";
-import { winRate } from "../src/modules/ratings/skill";
+import { perHundredHands } from "../src/modules/ratings/skill";
 import { decisionView, STRATEGIES } from "../src/modules/bots/built-ins";
 import { allInAdjustedResults, allInSpot, finishedHandRecord } from "../src/poker/all-in-equity";
 import { streetLuck } from "../src/poker/chance-correction";
@@ -21,8 +22,6 @@ import { seededRng, shuffleDeck } from "@poker-bots/core/rng";
 const MATCHES = Number(process.env.LUCK_MATCHES ?? 2000);
 const SEED = process.env.LUCK_SEED ?? "bench:luck";
 const HANDS = 100, BUY_IN = 1000, SMALL_BLIND = 5, BIG_BLIND = 10;
-/** One-sided 95 %: eval's verdict needs P(ahead) ≥ 0.95. */
-const Z_VERDICT = 1.6449;
 
 /** Per-hand sums of the first player's results in big blinds (skill.ts's HandResults, raw and adjusted). */
 interface Sums {
@@ -101,17 +100,13 @@ function playPairing(first: BuiltInStrategy, second: BuiltInStrategy, matches: n
   return run;
 }
 
-/** Matches for P(ahead) ≥ 0.95 at this rate and per-match spread: the standard error shrinks as 1/√matches. */
-function matchesForVerdict(s: RateSummary): number {
-  if (s.ci95 === null || s.bbPer100 === 0) return Infinity;
-  const stderr = (s.ci95[1] - s.ci95[0]) / 2 / 1.96;
-  return Math.ceil(s.matches * ((Z_VERDICT * stderr) / Math.abs(s.bbPer100)) ** 2);
-}
+/** The matches `cli eval` estimates it needs for a 95 % verdict (evaluation.ts matchesForVerdict): n · (1.6449 · stderr / |rate|)². */
+const matchesForVerdict = (s: RateSummary) => s.matchesForVerdict ?? Infinity;
 
 const width = (ci: [number, number] | null) => (ci === null ? NaN : ci[1] - ci[0]);
 const interval = (ci: [number, number] | null) => (ci === null ? "n/a" : `[${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]`);
 const inside = (x: number, ci: [number, number] | null) => ci !== null && x >= ci[0] && x <= ci[1];
-const perHand = (s: Sums) => winRate({ handsPlayed: s.count, sumBb: s.sumBb, sumBbSquared: s.sumBbSquared });
+const perHand = (s: Sums) => perHundredHands(s.count, s.sumBb, s.sumBbSquared);
 
 const ratio = (a: [number, number] | null, b: [number, number] | null) => (width(a) / width(b)).toFixed(3);
 
@@ -150,7 +145,7 @@ const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy, boolean]> = [
 ];
 
 const began = performance.now();
-console.log(`bench:luck  ${MATCHES} heads-up matches per pairing, up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>`);
+console.log(`bench:luck  ${MATCHES} heads-up matches per pairing, up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; turn/river luck weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}`);
 const figures = PAIRINGS.map(([a, b, self]) => report(a, b, playPairing(a, b, MATCHES), self));
 console.log(`\n(${((performance.now() - began) / 1000).toFixed(1)} s)`);
 console.log(JSON.stringify(figures));

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from "./lib/clock";
 import { createLogger, logTo, type Log } from "./lib/log";
 import type { Logger } from "pino";
 import { requestLog } from "./plugins/request-log";
-import { payloadTooLarge, readJsonBody, refuseContentEncoding } from "./lib/http";
+import { payloadTooLarge, rawBodyRouteOf, readJsonBody, readRawBody, refuseContentEncoding } from "./lib/http";
 import { errorHandler } from "./plugins/error-handler";
 import { RateLimiter } from "./lib/rate-limit";
 import { SharedRateLimiter } from "./modules/auth/shared-limiter";
@@ -40,6 +40,7 @@ import { ClusterNode } from "./modules/cluster/node";
 import { TableRelay } from "./modules/cluster/table-relay";
 import { ratingsModule } from "./modules/ratings";
 import { Ratings } from "./modules/ratings/service";
+import { RatingsApplier } from "./modules/ratings/applier";
 import { statsModule } from "./modules/stats";
 import { Stats } from "./modules/stats/service";
 import { tablesModule } from "./modules/tables";
@@ -52,6 +53,9 @@ import { MatchHost } from "./modules/match-host/host";
 import { TableRouting } from "./modules/cluster/routing";
 import type { AuthOptions } from "./plugins/auth";
 import { IdempotencyKeys } from "./plugins/idempotency";
+import { createSandbox, type Sandbox } from "./modules/hosted/sandbox";
+import { CODE_UPLOAD_BODY, HostedCode, hostedModule } from "./modules/hosted";
+import { HostedPlay } from "./modules/hosted/players";
 
 export interface AppDeps {
   db: Db;
@@ -71,6 +75,8 @@ export interface AppDeps {
   leaseStanding?: LeaseStanding;
   /** Spans (lib/tracing), started by server.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set; default: off. */
   tracing?: Tracing;
+  /** Where hosted bots run (issue 27, docs/HOSTED.md); default: a pool that starts its workers at the first hosted bot. */
+  sandbox?: Sandbox;
 }
 
 export interface Services {
@@ -85,6 +91,8 @@ export interface Services {
   matches: Matches;
   stats: Stats;
   ratings: Ratings;
+  /** Applies recorded matches to the ratings off the hot path (server.ts starts its polling; tests await `settled()`). */
+  ratingsApplier: RatingsApplier;
   idempotency: IdempotencyKeys;
   cluster: ClusterNode;
   botRelay: BotRelay;
@@ -94,7 +102,16 @@ export interface Services {
   matchmaker: Matchmaker;
   presence: BotPresence;
   clock: Clock;
+  /** The one seam to untrusted code: hosted bots' files are validated and played only through it. */
+  sandbox: Sandbox;
+  /** Hosted bots' uploaded code and logs, as their owners read them. */
+  hosted: HostedCode;
+  /** Hosted bots at this node's tables: their contexts per match, their decisions (metrics). */
+  hostedPlay: HostedPlay;
 }
+
+/** Routes whose body is a file taken as it is, not JSON (each with its own cap). */
+const RAW_BODY_ROUTES = [CODE_UPLOAD_BODY];
 
 const defaultLogs = new WeakMap<Config, Log>();
 /** One default logger per configuration, shared by the services and the app built from it. */
@@ -108,7 +125,10 @@ export function createServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { config, db } = deps;
   const log = deps.log ?? defaultLog(config);
+  const sandbox = deps.sandbox ?? createSandbox();
   const bots = new Bots(db, clock, config.maxBotsPerDeveloper);
+  const hosted = new HostedCode(db, clock, sandbox, bots);
+  bots.codeVersions = (botIds) => hosted.currentVersions(botIds);
   const accounts = new Accounts({
     db,
     clock,
@@ -118,10 +138,13 @@ export function createServices(deps: AppDeps): Services {
     log,
   });
   const stats = new Stats(db, config.leaderboardMinMatches, clock, config.statsCacheMs);
+  const ratingsApplier = new RatingsApplier({ db, log, pollMs: config.ratingsPollMs });
   const gateway = new BotGateway(clock, new RateLimiter(config.botMessagesPerSecond, 1_000, clock));
   const spectators = new Spectators({ perTable: config.spectatorsPerTable, perAddress: config.spectatorsPerAddress });
+  const hostedPlay = new HostedPlay(sandbox, db, () => clock.now(), log);
   const host = new MatchHost({
     db,
+    hostedPlay,
     clock,
     accounts,
     bots,
@@ -129,7 +152,10 @@ export function createServices(deps: AppDeps): Services {
     spectators,
     hostId: config.hostId,
     timeBank: { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs },
-    matchRecorded: (botIds) => stats.forget(botIds),
+    matchRecorded: (botIds) => {
+      stats.forget(botIds);
+      ratingsApplier.nudge();
+    },
     fence: deps.fence,
     leaseStanding: deps.leaseStanding,
     log,
@@ -163,6 +189,9 @@ export function createServices(deps: AppDeps): Services {
   spectators.remote = tableRelay;
   return {
     clock,
+    sandbox,
+    hosted,
+    hostedPlay,
     cluster,
     botRelay,
     tableRelay,
@@ -179,6 +208,7 @@ export function createServices(deps: AppDeps): Services {
     matches: new Matches(db),
     stats,
     ratings: new Ratings(db),
+    ratingsApplier,
     idempotency: new IdempotencyKeys(db, clock),
   };
 }
@@ -209,10 +239,14 @@ export function createApp(deps: AppDeps) {
     .use(httpConventions({ corsOrigins: deps.config.corsOrigins, methodsOf }))
     .onRequest(({ request }) => {
       const length = Number(request.headers.get("content-length") ?? 0);
-      if (length > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+      const cap = length > maxBodyBytes ? (rawBodyRouteOf(request, RAW_BODY_ROUTES)?.maxBytes ?? maxBodyBytes) : maxBodyBytes;
+      if (length > cap) throw payloadTooLarge(cap);
       refuseContentEncoding(request);
     })
-    .onParse({ as: "global" }, ({ request, contentType }) => readJsonBody(request, contentType, maxBodyBytes))
+    .onParse({ as: "global" }, ({ request, contentType }) => {
+      const raw = rawBodyRouteOf(request, RAW_BODY_ROUTES);
+      return raw ? readRawBody(request, raw) : readJsonBody(request, contentType, maxBodyBytes);
+    })
     .use(docsModule())
     .use(healthModule(deps.dbKind, services.cluster, () => services.matchmaker.isMatchmaker()))
     .use(metricsModule(metrics, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy }))
@@ -229,6 +263,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(protocolModule(services.bots, services.gateway))
     .use(botsModule(services.bots, auth, services.idempotency, { wholeListConcurrency: deps.config.botListConcurrency }))
+    .use(hostedModule(services.hosted, auth, services.idempotency))
     .use(creditsModule(deps.db, services.accounts, auth, services.idempotency, deps.config))
     .use(tablesModule(services.tables, auth, services.idempotency, deps.config))
     .use(matchesModule(services.matches, auth))

@@ -48,6 +48,8 @@ export interface Config {
   botMessagesPerSecond: number;
   /** How long GET /api/stats/:botId may serve a bot's statistics from memory (0: never). */
   statsCacheMs: number;
+  /** How often every node looks for rated matches other nodes recorded and nobody applied yet (its own are applied at once). */
+  ratingsPollMs: number;
   /** A waiting table nobody sits at expires after this long. */
   waitingTableTtlMs: number;
   /** Per-developer caps. */
@@ -86,10 +88,24 @@ function integerFrom(env: Record<string, string | undefined>, name: string, fall
   return value;
 }
 
+/** Rated matches the ratings applier computes before it applies them in one transaction (docs/RATINGS.md). */
+export const RATINGS_APPLY_BATCH = 32;
+/** The ratings worker thread's nice value (Linux): it computes only when the hot path leaves a core idle. */
+export const RATINGS_WORKER_NICE = 19;
+/**
+ * The applier yields to play: before each match it computes, it waits while this process used more
+ * than RATINGS_BUSY_CPU of a core over the last RATINGS_BUSY_WINDOW_MS (tables dealing), but never
+ * defers a batch longer than RATINGS_MAX_DEFER_MS (a node busy for good still rates its matches).
+ */
+export const RATINGS_BUSY_CPU = 0.5;
+export const RATINGS_BUSY_WINDOW_MS = 100;
+export const RATINGS_MAX_DEFER_MS = 30_000;
+
 /**
  * A new table's settings when its creator leaves them out (the brief's and SPEC's defaults); the
  * buy-in is DEFAULT_BUY_IN. The OpenAPI text reads them from here.
  */
+
 export const TABLE_DEFAULTS = { smallBlind: 5, bigBlind: 10, maxPlayers: 6, maxHands: 200, actionTimeoutMs: 2_000 } as const;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -124,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     botListConcurrency: integerFrom(env, "BOT_LIST_CONCURRENCY", 256, 1),
     botMessagesPerSecond: integerFrom(env, "BOT_MESSAGES_PER_SECOND", 50, 1),
     statsCacheMs: integerFrom(env, "STATS_CACHE_MS", 1_000),
+    ratingsPollMs: integerFrom(env, "RATINGS_POLL_MS", 1_000, 10),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: !env.CORS_ORIGINS || env.CORS_ORIGINS.trim() === "*" ? "*" : env.CORS_ORIGINS.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
     waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),

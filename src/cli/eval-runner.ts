@@ -2,6 +2,9 @@
 import { availableParallelism } from "node:os";
 import type { EvalJob } from "./evaluation";
 import { EXEC_PREFIX, loadPlayers, playLocalMatch, type LocalPlayer } from "./local-match";
+import { closeLocalSandbox } from "./hosted";
+import { adjustedHandResults } from "../modules/ratings/luck";
+import type { StoredHand } from "../modules/match-host/hand-history";
 
 export interface EvalSettings {
   cwd: string;
@@ -12,11 +15,29 @@ export interface EvalSettings {
   bigBlind: number;
 }
 
-/** A played job: chips won by each seat (seat order of the job) and the hands played. */
+/** A played job: chips won by each seat (seat order of the job), the same adjusted (in big blinds), and the hands played. */
 export interface EvalResult {
   job: EvalJob;
   profits: [number, number];
+  /** Big blinds each seat won with the luck taken out (Σ correctedBb of its hands, docs/RATINGS.md): an expectation, fractional. */
+  adjustedBigBlinds: [number, number];
   hands: number;
+}
+
+/**
+ * Σ of each bot's adjusted result (adjustedHandResults' correctedBb) over a match's hands, for the
+ * bots in `botIds` order. Runs where the match ran (a worker thread): a heads-up preflop all-in
+ * takes milliseconds to enumerate, and the workers keep that parallel.
+ */
+export function adjustedBigBlinds(histories: StoredHand[], botIds: [string, string]): [number, number] {
+  const sums: [number, number] = [0, 0];
+  for (const hand of histories) {
+    for (const result of adjustedHandResults(hand)) {
+      const i = botIds.indexOf(result.botId);
+      if (i >= 0) sums[i] += result.correctedBb;
+    }
+  }
+  return sums;
 }
 
 /** Plays one job; bot files are loaded once per thread. */
@@ -27,12 +48,15 @@ export function jobPlayer(settings: EvalSettings): (job: EvalJob) => Promise<Eva
     // Two copies of one bot (a mirror match) need distinct names at the table.
     const seats = job.seats.map((spec, i) => ({ ...loaded.get(spec)!, name: `${loaded.get(spec)!.name}@${i}` }));
     const result = await playLocalMatch(seats, { ...settings, seed: job.seed, duplicate: true });
-    return { job, profits: [result.players[0].profit, result.players[1].profit], hands: result.handsPlayed };
+    const adjusted = adjustedBigBlinds(result.histories, [seats[0].name, seats[1].name]);
+    return { job, profits: [result.players[0].profit, result.players[1].profit], adjustedBigBlinds: adjusted, hands: result.handsPlayed };
   };
 }
 
-export function defaultParallelism(jobs: number): number {
-  return Math.max(1, Math.min(jobs, availableParallelism(), 8));
+/** One thread per core; with a hosted: player each thread also runs a sandbox worker, so one per two cores. */
+export function defaultParallelism(jobs: number, hosted = false): number {
+  const cores = hosted ? Math.floor(availableParallelism() / 2) : availableParallelism();
+  return Math.max(1, Math.min(jobs, cores, 8));
 }
 
 /** Does the evaluation have a bot given as a command (played on the service, one match at a time)? */
@@ -56,7 +80,8 @@ async function runOnService(jobs: EvalJob[], settings: EvalSettings, onResult: (
         seats.push(await service.bot(`${spec}@${i}`, { ...player, name: `${player.name}@${i}` }));
       }
       const result = await service.playMatch(seats, { ...settings, seed: job.seed, duplicate: true });
-      onResult({ job, profits: [result.players[0].profit, result.players[1].profit], hands: result.handsPlayed });
+      const adjusted = adjustedBigBlinds(result.histories, [seats[0].botId, seats[1].botId]);
+      onResult({ job, profits: [result.players[0].profit, result.players[1].profit], adjustedBigBlinds: adjusted, hands: result.handsPlayed });
     }
   } finally {
     await service.close();
@@ -71,7 +96,11 @@ export async function runEvalJobs(jobs: EvalJob[], settings: EvalSettings, paral
   if (needsService(jobs.flatMap((job) => job.seats))) return runOnService(jobs, settings, onResult, log);
   if (parallel <= 1) {
     const play = jobPlayer(settings);
-    for (const job of jobs) onResult(await play(job));
+    try {
+      for (const job of jobs) onResult(await play(job));
+    } finally {
+      await closeLocalSandbox();
+    }
     return;
   }
   let next = 0;

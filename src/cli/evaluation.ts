@@ -3,6 +3,8 @@
  * swapped) over seeds `<base>:<i>`, the seat order alternating by match; bb/100 with a 95 % interval
  * per pairing. The interval treats each match as one sample of (big blinds won, hands): the ratio
  * estimator Σbb/Σhands with its delta-method standard error, so long and short matches weigh by hands.
+ * The same summary serves the raw results (chips as dealt) and the adjusted ones (luck taken out,
+ * docs/RATINGS.md); the verdict is read off the adjusted one.
  */
 
 /** One match of a pairing, from the first player's side. */
@@ -20,6 +22,25 @@ export interface RateSummary {
   ci95: [number, number] | null;
   /** Probability that the true bb/100 is above 0 (normal approximation); null with fewer than 2 matches. */
   confidenceAhead: number | null;
+  /**
+   * Matches (in all) at which a verdict is expected if the rate and spread seen so far are the truth:
+   * see matchesForVerdict. null with fewer than 2 matches or a rate of exactly 0.
+   */
+  matchesForVerdict: number | null;
+}
+
+/** A verdict needs P(ahead) ≥ 0.95 or ≤ 0.05: |rate| ≥ Z_VERDICT standard errors (one-sided 95 %). */
+export const Z_VERDICT = 1.6449;
+
+/**
+ * The matches at which |rate| / stderr reaches Z_VERDICT, the standard error shrinking as 1/√matches:
+ * n · (Z_VERDICT · stderr / |rate|)², rounded up. An estimate, not a promise: it takes the rate and
+ * spread seen in n matches for the truth; both are noisy when n is small, and with no true difference
+ * no number of matches gives a verdict.
+ */
+export function matchesForVerdict(matches: number, rate: number, stderr: number): number | null {
+  if (matches < 2 || rate === 0) return null;
+  return Math.max(2, Math.ceil(matches * ((Z_VERDICT * stderr) / Math.abs(rate)) ** 2));
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -37,7 +58,7 @@ export function summarize(samples: MatchSample[]): RateSummary {
   const hands = samples.reduce((sum, s) => sum + s.hands, 0);
   const won = samples.reduce((sum, s) => sum + s.bigBlinds, 0);
   const rate = hands > 0 ? won / hands : 0;
-  if (m < 2 || hands === 0) return { matches: m, hands, bbPer100: round2(rate * 100), ci95: null, confidenceAhead: null };
+  if (m < 2 || hands === 0) return { matches: m, hands, bbPer100: round2(rate * 100), ci95: null, confidenceAhead: null, matchesForVerdict: null };
   const meanHands = hands / m;
   const residuals = samples.reduce((sum, s) => sum + (s.bigBlinds - rate * s.hands) ** 2, 0);
   const stderr = Math.sqrt(residuals / (m * (m - 1))) / meanHands;
@@ -48,6 +69,7 @@ export function summarize(samples: MatchSample[]): RateSummary {
     bbPer100: round2(rate * 100),
     ci95: [round2((rate - 1.96 * stderr) * 100), round2((rate + 1.96 * stderr) * 100)],
     confidenceAhead,
+    matchesForVerdict: matchesForVerdict(m, rate, stderr),
   };
 }
 
@@ -58,7 +80,8 @@ export function verdict(a: string, b: string, summary: RateSummary): string {
   const percent = (x: number) => `${Math.min(99.9, Math.floor(x * 1000) / 10)} %`;
   if (p >= 0.95) return `${a} is better than ${b} with ${percent(p)} confidence`;
   if (p <= 0.05) return `${b} is better than ${a} with ${percent(1 - p)} confidence`;
-  return `no clear difference between ${a} and ${b} yet (${a} ahead with ${percent(p)} confidence): play more matches`;
+  const needed = summary.matchesForVerdict === null ? "" : ` (about ${summary.matchesForVerdict} in all, if the rate and spread so far hold)`;
+  return `no clear difference between ${a} and ${b} yet (${a} ahead with ${percent(p)} confidence): play more matches${needed}`;
 }
 
 /** Every unordered pair of player indexes, in order. */

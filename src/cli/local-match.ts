@@ -19,6 +19,8 @@ import { loadConfig } from "../config";
 import { phhOfHands, type StoredHand } from "../modules/match-host/hand-history";
 import { cryptoRng, seededRng } from "@poker-bots/core/rng";
 import { dealSource } from "../modules/match-host/deals";
+import type { HostedLogLine, HostedSeat } from "../modules/hosted/sandbox";
+import { bundleHostedFile, HOSTED_PREFIX, openHostedSocket } from "./hosted";
 
 /** A player given as a command line: `exec:python3 my_bot.py`. */
 export const EXEC_PREFIX = "exec:";
@@ -31,6 +33,8 @@ export interface LocalPlayer {
   bot: BotDefinition | null;
   /** `exec:<command>`: a program in any language that connects to the service (see local-service.ts). */
   command?: string;
+  /** `hosted:<file>`: the file bundled as the service bundles an upload, played in a sandbox seat (see hosted.ts). */
+  hostedCode?: string;
 }
 
 export function isBuiltIn(spec: string): spec is BuiltInStrategy {
@@ -53,6 +57,7 @@ export function uniqueNames(): (name: string) => string {
  */
 export function playerLabel(spec: string): string {
   if (isBuiltIn(spec)) return spec;
+  if (spec.startsWith(HOSTED_PREFIX)) return playerLabel(spec.slice(HOSTED_PREFIX.length).trim());
   if (spec.startsWith(EXEC_PREFIX)) {
     const words = spec.slice(EXEC_PREFIX.length).trim().split(/\s+/);
     // The script the program runs (the last word that is a plain path), else the program itself.
@@ -76,6 +81,10 @@ export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPl
       const command = spec.slice(EXEC_PREFIX.length).trim();
       if (!command) throw new Error(`"${spec}" names no command: write exec:<command line>, e.g. "exec:python3 examples/python/starter_bot.py"`);
       players.push({ name: unique(playerLabel(spec)), source: spec, strategy: null, bot: null, command });
+      continue;
+    }
+    if (spec.startsWith(HOSTED_PREFIX)) {
+      players.push({ name: unique(playerLabel(spec)), source: spec, strategy: null, bot: null, hostedCode: await bundleHostedFile(spec, cwd) });
       continue;
     }
     if (!/[./\\]/.test(spec)) throw new Error(`unknown player "${spec}": use a built-in (${BUILT_IN_STRATEGIES.join(", ")}), a bot file path like ./my-bot.ts, or a command like "exec:python3 my_bot.py"`);
@@ -120,6 +129,8 @@ export interface LocalPlayerResult {
   handsWon: number;
   /** Answers that came after the timeout (the runner then checked or folded, as the server would); null: not counted (a match on the service). */
   timeouts: number | null;
+  /** A hosted: player's log (its console, its failures and the sandbox's notes), as the service keeps it for GET /api/bots/:botId/logs. */
+  hostedLogs?: HostedLogLine[];
 }
 
 export interface LocalMatchResult {
@@ -128,8 +139,8 @@ export interface LocalMatchResult {
   players: LocalPlayerResult[];
   winners: string[];
   phh: string;
-  /** Every hand's history, as the server stores it (the PHH above derives from these); absent for a match played on the service (exec: players). */
-  histories?: StoredHand[];
+  /** Every hand's history, as the server stores it (the PHH above derives from these). */
+  histories: StoredHand[];
   elapsedMs: number;
 }
 
@@ -140,6 +151,15 @@ const LOCAL_RULES = loadConfig({});
 export async function playLocalMatch(players: LocalPlayer[], options: LocalMatchOptions): Promise<LocalMatchResult> {
   if (players.length < 2 || players.length > 10) throw new Error(`a match needs 2 to 10 players, got ${players.length}`);
   if (players.some((p) => p.command)) throw new Error("a bot given as a command plays on the service: use playOnService");
+  const hostedSeats = new Map<string, HostedSeat>();
+  try {
+    return await playWithSeats(players, options, hostedSeats);
+  } finally {
+    await Promise.all([...hostedSeats.values()].map((seat) => seat.close()));
+  }
+}
+
+async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions, hostedSeats: Map<string, HostedSeat>): Promise<LocalMatchResult> {
   const started = performance.now();
   const table = newTableRuntime("tbl_local", DEVELOPER, new Date(), {
     buyIn: options.buyIn,
@@ -174,6 +194,14 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
     if (!player.bot) continue;
     const socket = { id: `local_${player.name}`, send: (data: string) => void session.handle(JSON.parse(data)), close: () => {} };
     const session = new BotSession(player.bot, (message) => gateway.receive(socket, message), logger, player.name);
+    gateway.connect(player.name, socket, { type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
+  }
+  // A hosted: player is a fresh sandbox context for this match, as on the service.
+  for (const player of players) {
+    if (!player.hostedCode) continue;
+    const hosted = await openHostedSocket(player.hostedCode, player.name, (message) => gateway.receive(socket, message));
+    const socket = { id: `local_${player.name}`, send: hosted.send, close: () => {} };
+    hostedSeats.set(player.name, hosted.seat);
     gateway.connect(player.name, socket, { type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
   }
   const askBot = askWithActionClock(gateway, systemClock, NO_TIME_BANK, (seat) => timeouts.set(seat.botId, (timeouts.get(seat.botId) ?? 0) + 1));
@@ -220,6 +248,7 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
       profit: record.finalChips - record.buyIn,
       handsWon: record.handsWon,
       timeouts: timeouts.get(player.name) ?? 0,
+      ...(hostedSeats.has(player.name) ? { hostedLogs: hostedSeats.get(player.name)!.logs() } : {}),
     };
   });
   const most = Math.max(...results.map((r) => r.finalChips));

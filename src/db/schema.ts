@@ -124,6 +124,8 @@ export const seats = pgTable(
     cashout: money("cashout"),
     /** Asked to leave during its match (answered "leaving"): kept here so a node that takes the table over honours it. */
     leaving: boolean("leaving").notNull().default(false),
+    /** A hosted bot's code version pinned for this seat's current match (null: not hosted, or between matches). */
+    codeVersion: integer("code_version"),
     openedAt: instant("opened_at").notNull(),
     closedAt: instant("closed_at"),
   },
@@ -194,6 +196,12 @@ export const matches = pgTable(
     /** Order in which the match was applied to the ratings (null: not rated), for an exact rebuild. */
     ratedSeq: bigint("rated_seq", { mode: "number" }),
     /**
+     * Recorded as rated and not yet applied to the ratings (applied off the hot path, in record
+     * order). Migration 0014 indexes just these rows (matches_rating_pending_idx, partial): the
+     * appliers' queue, polled every second on every node.
+     */
+    ratingPending: boolean("rating_pending").notNull().default(false),
+    /**
      * Hand numbers up to this one may have been dealt: the host reserves them in blocks, durably and
      * fenced, before dealing any. A resume deals from the number after it, so no deck is dealt twice.
      */
@@ -219,6 +227,8 @@ export const matchPlayers = pgTable(
     profit: money("profit").notNull(),
     handsPlayed: integer("hands_played").notNull(),
     handsWon: integer("hands_won").notNull(),
+    /** The hosted code version that played this match (null: a remote or built-in bot). */
+    codeVersion: integer("code_version"),
   },
   (t) => [primaryKey({ columns: [t.matchId, t.botId] }), index("match_players_bot_idx").on(t.botId)],
 );
@@ -275,6 +285,9 @@ export const botRatings = pgTable(
     handsPlayed: integer("hands_played").notNull(),
     sumBb: doublePrecision("sum_bb").notNull(),
     sumBbSquared: doublePrecision("sum_bb_squared").notNull(),
+    /** Σx and Σx² of the adjusted results (all-in adjusted, chance corrected: docs/RATINGS.md). */
+    sumAdjustedBb: doublePrecision("sum_adjusted_bb").notNull().default(0),
+    sumAdjustedBbSquared: doublePrecision("sum_adjusted_bb_squared").notNull().default(0),
   },
   (t) => [index("bot_ratings_order_idx").on(t.rating.desc(), t.botId)],
 );
@@ -366,3 +379,5 @@ export const clusterRoles = pgTable("cluster_roles", {
   epoch: bigint("epoch", { mode: "number" }).notNull(),
   expiresAt: instant("expires_at").notNull(),
 });
+
+export * from "./schema-hosted";

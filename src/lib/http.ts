@@ -25,7 +25,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: "CONFLICT (or a specific code such as EMAIL_TAKEN, BOT_NAME_TAKEN, BOT_ALREADY_SEATED, BOT_SEATED, BOT_RETIRED, TABLE_FULL, TABLE_NOT_WAITING, IDEMPOTENCY_KEY_IN_USE)",
   413: "PAYLOAD_TOO_LARGE: the request body exceeds the limit",
   422: "IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with a different request (method, path or body)",
-  415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json, uncompressed (no Content-Encoding)",
+  415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json (a hosted bot's file: application/javascript or text/typescript), uncompressed (no Content-Encoding)",
   429: "FAUCET_COOLDOWN or RATE_LIMITED; see the Retry-After header",
   500: "INTERNAL: unexpected failure (no internals are revealed)",
   503: "TABLE_HOST_UNAVAILABLE: the node hosting the table does not answer (a live node takes its tables over within seconds), or SERVICE_BUSY: too many such requests at once on this node; see the Retry-After header",
@@ -114,21 +114,27 @@ export function payloadTooLarge(maxBodyBytes: number): AppError {
   return new AppError(413, "PAYLOAD_TOO_LARGE", `Request bodies are limited to ${maxBodyBytes} bytes`);
 }
 
-/**
- * Bodies are JSON only, and bounded. Without a Content-Length (chunked) the size is checked
- * after reading; the server's own maxRequestBodySize stops the read itself.
+/*
+ * Bodies are JSON only, and bounded (a raw-body route, below, has its own type and cap). Without a
+ * Content-Length (chunked) the size is checked as it is read; the server's own maxRequestBodySize
+ * stops the read itself.
  */
-/** The body as text, read no further than `maxBodyBytes`: a chunked body without a length stops there with a 413. */
-async function readTextCapped(request: Request, maxBodyBytes: number): Promise<string> {
-  if (!request.body) return "";
+
+/**
+ * Whether a body declares its length (within the cap: beyond, a 413 before anything is read). A
+ * body with a declared length is exactly that long and is read whole, without a stream reader
+ * (about 30 µs a request under the ledger benchmark's load).
+ */
+function declaresLength(request: Request, maxBodyBytes: number): boolean {
   const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared)) {
-    if (Number(declared) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
-    // A body with a declared length is exactly that long: read it whole, without a stream reader
-    // (about 30 µs a request under the ledger benchmark's load).
-    return request.text();
-  }
-  const reader = request.body.getReader();
+  if (declared === null || !/^\d+$/.test(declared)) return false;
+  if (Number(declared) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+  return true;
+}
+
+/** A body without a declared length (chunked), read no further than `maxBodyBytes`: beyond, a 413. */
+async function streamCapped(body: ReadableStream<Uint8Array>, maxBodyBytes: number): Promise<Buffer> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -141,7 +147,43 @@ async function readTextCapped(request: Request, maxBodyBytes: number): Promise<s
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, size).toString("utf8");
+  return Buffer.concat(chunks, size);
+}
+
+async function readTextCapped(request: Request, maxBodyBytes: number): Promise<string> {
+  if (!request.body) return "";
+  if (declaresLength(request, maxBodyBytes)) return request.text();
+  return (await streamCapped(request.body, maxBodyBytes)).toString("utf8");
+}
+
+async function readBytesCapped(request: Request, maxBodyBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  if (declaresLength(request, maxBodyBytes)) return new Uint8Array(await request.arrayBuffer());
+  return streamCapped(request.body, maxBodyBytes);
+}
+
+/**
+ * A route whose body is not JSON but a file taken as it is (a hosted bot's source), with its own
+ * size cap: the app's request hook checks a declared length against it before anything is read,
+ * and its parse hook hands the route the raw bytes, read no further than the cap.
+ */
+export interface RawBodyRoute {
+  method: string;
+  path: RegExp;
+  maxBytes: number;
+}
+
+export function rawBodyRouteOf(request: Request, routes: readonly RawBodyRoute[]): RawBodyRoute | undefined {
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
+  const candidates = routes.filter((route) => route.method === request.method);
+  if (candidates.length === 0) return undefined;
+  const path = new URL(request.url).pathname;
+  return candidates.find((route) => route.path.test(path));
+}
+
+/** The raw body of a RawBodyRoute: at most its cap (413 beyond, read no further). */
+export function readRawBody(request: Request, route: RawBodyRoute): Promise<Uint8Array> {
+  return readBytesCapped(request, route.maxBytes);
 }
 
 /**

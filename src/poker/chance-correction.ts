@@ -3,17 +3,20 @@
  * strategy. Each turn or river card dealt while betting was still open moves equity between the
  * players in the pots of that moment; that move is luck. Its size for a player is
  *
- *   luck = Σ over the pots then: (exact expected share with the new card) − (exact expected share before it)
+ *   luck = w · Σ over the pots then: (exact expected share with the new card) − (exact expected share before it)
  *
  * both by enumeration over the unseen cards (potEquities). Given everything before the card, every
- * unseen card is equally likely, so the luck has mean zero whatever the bots do afterwards: the
- * corrected result (the all-in-adjusted result minus the luck of every such card) has the raw
- * result's expectation and, when the card's effect on the pot is large, less variance.
+ * unseen card is equally likely, so the luck has mean zero whatever the bots do afterwards, for any
+ * fixed weight w: the corrected result (the all-in-adjusted result minus the luck of every such card)
+ * has the raw result's expectation and, when the card's effect on the pot is large, less variance.
+ *
+ * The weight anticipates the betting still to come: a card that improves a player tends to grow the
+ * pot it then wins (value function v = w · expected share of the pots, AIVAT's form with a fixed,
+ * strategy-free v). LUCK_WEIGHT is fixed, never fitted on the figures it corrects (docs/RATINGS.md).
  *
  * Cards dealt after the betting closed (an all-in runout) are already credited exactly by the all-in
  * adjustment. The flop is not corrected: its "before" is a preflop enumeration (1.7 million runouts
- * heads-up, ~20 ms) for every hand that sees a flop, and it narrowed tight vs caller's interval by
- * only 0.01 more in a measurement (0.88× against 0.89×).
+ * heads-up, 7-30 ms) for every hand that sees a flop; docs/RATINGS.md says what it would buy.
  *
  * Pure; fractional results (expectations, never payouts).
  */
@@ -62,14 +65,25 @@ function applyChips(pots: PotsSoFar, p: number, event: ChipEvent): void {
 }
 
 /**
- * The luck of one street's card(s) for each seat in `spot.seats`: the change of each contestant's
- * expected chips from the spot's pots when the board goes from `spot.board` to `board`.
+ * How much a turn or river card's move of equity in the pots of that moment counts (w above): the
+ * pot tends to grow after a card (two betting rounds still to come after the turn, one after the
+ * river). Chosen once from an exploration run of tight vs caller on seeds the bench never uses
+ * (1,000 matches; least squares gave 2.7 and 1.35), rounded down; 1 and 1 would be plain equity.
+ * Any fixed value keeps the correction unbiased; only how much it narrows depends on it.
+ */
+export const LUCK_WEIGHT = { turn: 2, river: 1.35 } as const;
+
+/**
+ * The luck of one street's card for each seat in `spot.seats`: the change of each contestant's
+ * expected chips from the spot's pots when the board goes from `spot.board` to `board` (a turn or
+ * a river), weighted by LUCK_WEIGHT.
  */
 export function cardLuck(spot: AllInSpot, board: number[]): number[] {
   const before = potEquities(spot), after = potEquities({ ...spot, board });
+  const weight = board.length === 4 ? LUCK_WEIGHT.turn : LUCK_WEIGHT.river;
   const luck = new Array<number>(spot.seats.length).fill(0);
   before.forEach((pot, i) => {
-    pot.eligible.forEach((seat, j) => (luck[spot.seats.indexOf(seat)] += after[i].expected[j] - pot.expected[j]));
+    pot.eligible.forEach((seat, j) => (luck[spot.seats.indexOf(seat)] += weight * (after[i].expected[j] - pot.expected[j])));
   });
   return luck;
 }
@@ -135,7 +149,7 @@ export interface ChanceCorrectedResult {
   raw: number;
   /** allInAdjustedResults' figure. */
   adjusted: number;
-  /** adjusted − the luck of the turn and river cards dealt while betting was open. */
+  /** adjusted − the (weighted) luck of the turn and river cards dealt while betting was open. */
   corrected: number;
 }
 

@@ -135,8 +135,8 @@ test("the README quick start works, command for command, against a real server",
   expect(existsSync(phhPath)).toBe(true);
   expect(readFileSync(phhPath, "utf8")).toStartWith("[1]\n");
 
-  // The evaluation printed an interval and a verdict.
+  // The evaluation printed both figures with their intervals and a verdict.
   const evaluation = [...outputs.entries()].find(([command]) => command.includes(" eval "))![1];
-  expect(evaluation.stdout).toMatch(/starter-bot vs tight: [+-]\d+\.\d bb\/100 \[[+-]\d+\.\d, [+-]\d+\.\d\] over \d+ hands/);
+  expect(evaluation.stdout).toMatch(/starter-bot vs tight: adjusted [+-]\d+\.\d bb\/100 \[[+-]\d+\.\d, [+-]\d+\.\d\] · raw [+-]\d+\.\d bb\/100 \[[+-]\d+\.\d, [+-]\d+\.\d\] · over \d+ hands/);
   expect(evaluation.stdout).toMatch(/(better than|no clear difference)/);
 });

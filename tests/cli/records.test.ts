@@ -68,9 +68,12 @@ describe("records", () => {
   });
 
   test("ratings: bot names next to their ids, in the list and for one bot", async () => {
-    // Ratings are written when the match is recorded; a moment after `watch` sees it end.
+    // The applier rates the match a moment after it is recorded (and `watch` sees it end).
     let list = await run(["ratings"]);
-    for (let i = 0; i < 50 && !list.stdout.includes("rec-caller"); i++) list = await run(["ratings"]);
+    for (let i = 0; i < 500 && !list.stdout.includes("rec-caller"); i++) {
+      await Bun.sleep(20);
+      list = await run(["ratings"]);
+    }
     const rows = list.stdout.trimEnd().split("\n");
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating /);

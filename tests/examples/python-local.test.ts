@@ -79,6 +79,9 @@ test("the README's eval command evaluates the Python starter against a built-in 
   expect(summary.pairings).toHaveLength(1);
   expect([summary.pairings[0].a, summary.pairings[0].b, summary.pairings[0].matches, summary.parallel]).toEqual(["starter_bot", "tight", 20, 1]);
   expect(summary.pairings[0].hands).toBeGreaterThan(20);
+  // The adjusted figure comes from the service's stored hand histories, over the same hands.
+  expect(summary.pairings[0].adjusted).toMatchObject({ matches: 20, hands: summary.pairings[0].hands });
+  expect(summary.pairings[0].adjusted.ci95).toHaveLength(2);
 });
 
 test("a bot file, a command and a built-in at one table; a command that never connects is a clear error", async () => {

@@ -74,8 +74,9 @@ describe("a newcomer's bot plays rated ladder matches at once", () => {
     await ws.next((m) => m.type === "match_ended", 20_000);
     // More matches follow by themselves, against the house (another developer: rated).
     await until(async () => (await mine(dev.token))[0]?.matchesPlayed >= 2, 20_000, "two ladder matches");
+    // Applied to the ratings a moment after they are recorded.
+    await until(async () => (await server.api("GET", `/api/ratings/${bot.botId}`)).body.matchesPlayed >= 2, 20_000, "two rated matches");
     const rating = (await server.api("GET", `/api/ratings/${bot.botId}`)).body;
-    expect(rating.matchesPlayed).toBeGreaterThanOrEqual(2);
     const standings = (await server.api("GET", "/api/ladder?format=heads-up")).body as any[];
     const mineInStandings = standings.find((s) => s.botId === bot.botId);
     expect(mineInStandings).toMatchObject({ name: "my-first-bot", rating: rating.rating, matchesPlayed: expect.any(Number) });

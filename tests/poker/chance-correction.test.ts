@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { finishedHandRecord, potEquities } from "../../src/poker/all-in-equity.ts";
 import { parseCards } from "@poker-bots/core/cards";
-import { cardLuck, chanceCorrectedResults, luckyCards } from "../../src/poker/chance-correction.ts";
+import { cardLuck, chanceCorrectedResults, LUCK_WEIGHT, luckyCards } from "../../src/poker/chance-correction.ts";
 import { applyActionInPlace, legalActions, startHand } from "../../src/poker/hand.ts";
 import { seededRng, shuffleDeck, uniformInt } from "@poker-bots/core/rng";
 import { randomLegalAction } from "../../src/poker/simulate.ts";
 import { play, riggedDeck, table } from "./helpers.ts";
 
 describe("chance correction", () => {
-  test("a hand checked down from the flop is credited its flop equity of the pot: the turn's and river's luck telescope", () => {
+  test("a hand checked down from the flop: the turn's and river's luck, each the move of equity in the pot times its weight", () => {
     // 10 each preflop, 20 each on the flop, then checked down: pot 60 on As Kd 7c. The river 7 gives the sevens a set.
     const state = play(table([200, 200], 0, { deck: riggedDeck(2, 0, ["AhQh", "7s6s"], "AsKd7c2d7h") }), [
       [0, "raise", 10], [1, "call"],
@@ -18,12 +18,15 @@ describe("chance correction", () => {
     ]);
     const record = finishedHandRecord(state);
     expect(luckyCards(record).map((c) => c.board.length)).toEqual([4, 5]);
-    const [pot] = potEquities({ button: 0, seats: [0, 1], holeCards: parseCards("AhQh7s6s"), board: parseCards("AsKd7c"), deadCards: [], pots: [{ amount: 60, eligible: [0, 1] }] });
+    const spotOn = (board: string) => ({ button: 0, seats: [0, 1], holeCards: parseCards("AhQh7s6s"), board: parseCards(board), deadCards: [], pots: [{ amount: 60, eligible: [0, 1] }] });
+    const [flop] = potEquities(spotOn("AsKd7c")), [turn] = potEquities(spotOn("AsKd7c2d"));
     const [aces, sevens] = chanceCorrectedResults(record);
     expect([aces.raw, sevens.raw]).toEqual([-30, 30]);
     expect([aces.adjusted, sevens.adjusted]).toEqual([-30, 30]); // no all-in: nothing for the all-in adjustment
-    expect(aces.corrected).toBeCloseTo(-30 + pot.expected[0], 9);
-    expect(sevens.corrected).toBeCloseTo(-30 + pot.expected[1], 9);
+    // The river 7 pays the sevens all 60: their river luck is 60 − their turn equity, the turn's 2d their turn − flop equity.
+    const sevensLuck = LUCK_WEIGHT.turn * (turn.expected[1] - flop.expected[1]) + LUCK_WEIGHT.river * (60 - turn.expected[1]);
+    expect(sevens.corrected).toBeCloseTo(30 - sevensLuck, 9);
+    expect(aces.corrected).toBeCloseTo(-30 + sevensLuck, 9);
   });
 
   test("no lucky card when the hand ends before the turn, and none for an all-in runout (the all-in adjustment has it)", () => {

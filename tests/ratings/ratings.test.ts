@@ -1,24 +1,33 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { asc, eq, sql } from "drizzle-orm";
+import { queryRows } from "../../src/db";
+import { hands as handsTable } from "../../src/db/schema";
+import type { StoredHand } from "../../src/modules/match-host/hand-history";
+import { adjustedHandResults } from "../../src/modules/ratings/luck";
 import { rebuildRatings } from "../../src/modules/ratings/store";
-import { applyMatch, priorRating, winRate } from "../../src/modules/ratings/skill";
+import { applyMatch, noHands, priorRating, winRate } from "../../src/modules/ratings/skill";
 import { useHarness } from "../support/app";
+import { developerWithBot as botOf, playTable as tableOf, type PlayerBot } from "../support/rated-tables";
 
 setDefaultTimeout(90_000);
 
 const h = useHarness("ratings");
+const developerWithBot = (name: string, strategy: string) => botOf(h.call, name, strategy);
+const playTable = (players: PlayerBot[], body: Record<string, unknown>) => tableOf(h.call, players, body);
 
-async function developerWithBot(name: string, strategy: string) {
-  const dev = await h.fundedDeveloper();
-  const bot = await h.call("POST", "/api/bots", { token: dev.token, body: { name, strategy } });
-  return { ...dev, botId: bot.body.botId as string };
+/** A match's hand histories as stored. */
+async function storedHands(matchId: string): Promise<StoredHand[]> {
+  const rows = await h.database.db.select({ history: handsTable.history }).from(handsTable).where(eq(handsTable.matchId, matchId)).orderBy(asc(handsTable.number));
+  return rows.map((row) => row.history as StoredHand);
 }
 
-async function playTable(players: Array<{ token: string; botId: string }>, body: Record<string, unknown>) {
-  const owner = players[0];
-  const table = await h.call("POST", "/api/tables", { token: owner.token, body: { maxPlayers: players.length, buyIn: 500, ...body } });
-  expect(table.status).toBe(201);
-  for (const p of players) expect((await h.call("POST", `/api/tables/${table.body.tableId}/join`, { token: p.token, body: { botId: p.botId } })).status).toBe(201);
-  return table.body.tableId as string;
+/** mean ± 1.96·sd/√n, × 100: the interval the ratings show, computed here from the per-hand results. */
+function expectRate(xs: number[], rate: number, ci: [number, number]) {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  expect(rate).toBeCloseTo(mean * 100, 1);
+  expect(ci[0]).toBeCloseTo((mean - (1.96 * sd) / Math.sqrt(xs.length)) * 100, 1);
+  expect(ci[1]).toBeCloseTo((mean + (1.96 * sd) / Math.sqrt(xs.length)) * 100, 1);
 }
 
 describe("OpenSkill ratings with uncertainty, win rates with confidence intervals", () => {
@@ -30,6 +39,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
       await developerWithBot("caller", "caller"),
       await developerWithBot("tight", "tight"),
       await developerWithBot("random", "random"),
+      await developerWithBot("raiser2", "raiser"),
     ];
     // Heads-up pairs (two at once) and a three-handed table.
     await playTable([players[0], players[1]], { maxHands: 40 });
@@ -42,13 +52,20 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
       await playTable([players[3], players[0]], { maxHands: 30 });
       await h.app.services.host.settled();
     }
+    // Two raisers of different developers: all in preflop, one hand a match.
+    for (let round = 0; round < 2; round++) {
+      await playTable([players[0], players[4]], { maxHands: 20 });
+      await h.app.services.host.settled();
+    }
+    // Applied off the hot path, a moment after each match is recorded.
+    await h.app.services.ratingsApplier.settled();
   });
 
   test("the list: every rated bot, rating = mu − 3·sigma, sorted by rating then botId, counts and win rates from the hands", async () => {
     const list = await h.call("GET", "/api/ratings?limit=100");
     expect(list.status).toBe(200);
     const ours = list.body.filter((r: any) => players.some((p) => p.botId === r.botId));
-    expect(ours).toHaveLength(4);
+    expect(ours).toHaveLength(5);
     for (let i = 1; i < list.body.length; i++) {
       const [a, b] = [list.body[i - 1], list.body[i]];
       expect(a.rating > b.rating || (a.rating === b.rating && a.botId < b.botId)).toBe(true);
@@ -60,19 +77,29 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
       const matches = (await h.call("GET", `/api/matches?botId=${entry.botId}&limit=200`)).body;
       expect(entry.matchesPlayed).toBe(matches.length);
       const xs: number[] = [];
+      const adjusted: number[] = [];
       for (const match of [...matches].reverse()) {
         const hands = (await h.call("GET", `/api/matches/${match.matchId}/hands`)).body.hands;
         for (const hand of hands) {
           const me = hand.players.find((p: any) => p.botId === entry.botId);
           if (me) xs.push((me.finalStack - me.startingStack) / hand.bigBlind);
         }
+        for (const hand of await storedHands(match.matchId)) {
+          const mine = adjustedHandResults(hand).find((r) => r.botId === entry.botId);
+          if (mine) adjusted.push(mine.correctedBb);
+        }
       }
       expect(entry.handsPlayed).toBe(xs.length);
-      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-      const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
-      expect(entry.bbPer100).toBeCloseTo(mean * 100, 1);
-      expect(entry.bbPer100Ci95[0]).toBeCloseTo((mean - (1.96 * sd) / Math.sqrt(xs.length)) * 100, 1);
-      expect(entry.bbPer100Ci95[1]).toBeCloseTo((mean + (1.96 * sd) / Math.sqrt(xs.length)) * 100, 1);
+      expect(adjusted).toHaveLength(xs.length);
+      expectRate(xs, entry.bbPer100, entry.bbPer100Ci95);
+      expectRate(adjusted, entry.bbPer100Adjusted, entry.bbPer100AdjustedCi95);
+    }
+    // The raisers went all in before the river: their adjusted figures are not the chips'.
+    const raisers = ours.filter((r: any) => r.botId === players[0].botId || r.botId === players[4].botId);
+    expect(raisers).toHaveLength(2);
+    for (const r of raisers) {
+      expect(r.bbPer100Adjusted).not.toBe(r.bbPer100);
+      expect(r.bbPer100AdjustedCi95).not.toEqual(r.bbPer100Ci95);
     }
     expect((await h.call("GET", `/api/ratings/${ours[0].botId}`)).body).toEqual(ours[0]);
     const printed = await h.call("GET", "/api/ratings?limit=1");
@@ -81,10 +108,16 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     expect(page.body).toEqual(list.body.slice(1, 3));
   });
 
-  test("recomputing from the records gives exactly the incremental numbers", async () => {
+  test("recomputing from the records gives exactly the applied numbers, adjusted sums included (bit for bit)", async () => {
+    const stored = () => queryRows<Record<string, unknown>>(h.database.db, sql`select * from bot_ratings order by bot_id`);
     const before = (await h.call("GET", "/api/ratings?limit=500")).body;
+    const rowsBefore = await stored();
+    // Adjusted ≠ raw somewhere, so the comparison covers the adjusted sums for real.
+    expect(rowsBefore.some((row: any) => row.sum_adjusted_bb !== row.sum_bb)).toBe(true);
     const rebuilt = await rebuildRatings(h.database.db);
     expect(rebuilt.bots).toBe(before.length);
+    expect(rowsBefore).toHaveLength(before.length);
+    expect(await stored()).toEqual(rowsBefore);
     expect((await h.call("GET", "/api/ratings?limit=500")).body).toEqual(before);
   });
 
@@ -96,9 +129,10 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     await h.app.services.host.settled();
     await playTable(mine, { maxHands: 20, seed: "practice" });
     await h.app.services.host.settled();
+    await h.app.services.ratingsApplier.settled();
     expect((await h.call("GET", `/api/matches?botId=${mine[0].botId}`)).body).toHaveLength(2);
     const prior = await h.call("GET", `/api/ratings/${mine[0].botId}`);
-    expect(prior.body).toEqual({ botId: mine[0].botId, mu: 25, sigma: 25 / 3, rating: 0, matchesPlayed: 0, handsPlayed: 0, bbPer100: 0, bbPer100Ci95: null });
+    expect(prior.body).toEqual({ botId: mine[0].botId, mu: 25, sigma: 25 / 3, rating: 0, matchesPlayed: 0, handsPlayed: 0, bbPer100: 0, bbPer100Ci95: null, bbPer100Adjusted: 0, bbPer100AdjustedCi95: null });
     expect((await h.call("GET", "/api/ratings?limit=500")).body.some((r: any) => r.botId === mine[0].botId)).toBe(false);
     expect((await h.call("GET", "/api/ratings/bot_nobody")).status).toBe(404);
     const bad = await h.call("GET", "/api/ratings?limit=0");
@@ -107,22 +141,30 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     await h.expectAuditClean();
   });
 
-  test("the rating rule: most chips ranks first, equal chips share a rank", () => {
+  test("the rating rule: the best adjusted result ranks first, not the most chips; equal results share a rank", () => {
     const prior = new Map<string, ReturnType<typeof priorRating>>();
-    const hands = { count: 1, sumBb: 0, sumBbSquared: 0 };
-    const [winner, loser] = applyMatch(prior, [
-      { botId: "a", finalChips: 1500, hands },
-      { botId: "b", finalChips: 500, hands },
+    // a won the chips (+50 bb) but was behind when the money went in: −30 bb adjusted; b the reverse.
+    const hands = (sumBb: number, sumAdjustedBb: number) => ({ ...noHands(), count: 10, sumBb, sumBbSquared: sumBb ** 2, sumAdjustedBb, sumAdjustedBbSquared: sumAdjustedBb ** 2 });
+    const [chipWinner, adjustedWinner] = applyMatch(prior, [
+      { botId: "a", hands: hands(50, -30) },
+      { botId: "b", hands: hands(-50, 30) },
     ]);
-    expect(winner.mu).toBeGreaterThan(25);
-    expect(loser.mu).toBeLessThan(25);
+    expect(chipWinner.mu).toBeLessThan(25);
+    expect(adjustedWinner.mu).toBeGreaterThan(25);
+    // Both sums are kept: the raw one as the chips say, the adjusted one for bbPer100Adjusted.
+    expect([chipWinner.sumBb, chipWinner.sumAdjustedBb, chipWinner.handsPlayed]).toEqual([50, -30, 10]);
     const [x, y, z] = applyMatch(prior, [
-      { botId: "x", finalChips: 700, hands },
-      { botId: "y", finalChips: 700, hands },
-      { botId: "z", finalChips: 100, hands },
+      { botId: "x", hands: hands(0, 20) },
+      { botId: "y", hands: hands(10, 20) },
+      { botId: "z", hands: hands(-10, -40) },
     ]);
-    expect(x.mu).toBeCloseTo(y.mu, 12);
+    expect(x.mu).toBe(y.mu);
     expect(z.mu).toBeLessThan(x.mu);
-    expect(winRate({ handsPlayed: 1, sumBb: 2, sumBbSquared: 4 })).toEqual({ bbPer100: 200, bbPer100Ci95: null });
+    expect(winRate({ handsPlayed: 1, sumBb: 2, sumBbSquared: 4, sumAdjustedBb: 1.5, sumAdjustedBbSquared: 2.25 })).toEqual({
+      bbPer100: 200,
+      bbPer100Ci95: null,
+      bbPer100Adjusted: 150,
+      bbPer100AdjustedCi95: null,
+    });
   });
 });

@@ -17,6 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.expectAuditClean();
   await other.services.host.shutdown();
+  await other.services.ratingsApplier.stop();
   await other.services.accounts.stopAll();
   await h.close();
 });

@@ -32,6 +32,7 @@ beforeAll(async () => {
     await h.app.services.host.settled();
     h.clock.advance(round === 1 ? 0 : 1_000); // some rows share a timestamp: ids break the ties
   }
+  await h.app.services.ratingsApplier.settled();
   for (let i = 0; i < WAITING_TABLES; i++) {
     expect((await h.call("POST", "/api/tables", { token: alice.token, body: { maxPlayers: 2, buyIn: 100 } })).status).toBe(201);
     if (i % 4 === 0) h.clock.advance(5);
@@ -143,7 +144,7 @@ describe("one pagination style on every list: limit, Link rel=next, keyset curso
     const doc = (await h.call("GET", "/swagger/json")).body;
     const paged = Object.entries<any>(doc.paths).filter(([, item]) => item.get?.parameters?.some((p: any) => p.name === "limit"));
     expect(paged.map(([path]) => path).sort()).toEqual(
-      ["/api/bots", "/api/ladder", "/api/matches", "/api/matches/{id}/hands", "/api/me/bots", "/api/me/transactions", "/api/ratings", "/api/stats", "/api/tables"].sort(),
+      ["/api/bots", "/api/bots/{botId}/code", "/api/bots/{botId}/logs", "/api/ladder", "/api/matches", "/api/matches/{id}/hands", "/api/me/bots", "/api/me/transactions", "/api/ratings", "/api/stats", "/api/tables"].sort(),
     );
     let boundsChecked = 0;
     for (const [path, item] of paged) {

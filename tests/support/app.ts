@@ -81,7 +81,9 @@ export async function createHarness(label: string, env: Record<string, string> =
     testDb,
     async close() {
       await app.services.host.shutdown();
+      await app.services.ratingsApplier.stop();
       await app.services.accounts.stopAll();
+      await app.services.sandbox.close();
       await database.close();
       await testDb.drop();
     },

@@ -41,6 +41,11 @@ export async function populate(server: TestServer, completedMatches = 3): Promis
       await Bun.sleep(20);
     }
   }
+  // The ratings applier rates them a moment after they are recorded: the pages show them settled.
+  for (let tries = 0; (await server.api("GET", `/api/ratings/${hero.botId}`)).body.matchesPlayed < completedMatches; tries++) {
+    if (tries > 500) throw new Error("the completed matches were not rated within 10 s");
+    await Bun.sleep(20);
+  }
   const waitingTableId = (await server.api("POST", "/api/tables", { token: a.token, body: { maxPlayers: 3, buyIn: 200 } })).body.tableId;
   const waiter = await createBot(server, a.token, "Patient", "tight");
   await server.api("POST", `/api/tables/${waitingTableId}/join`, { token: a.token, body: { botId: waiter.botId } });

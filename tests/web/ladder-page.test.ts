@@ -53,11 +53,19 @@ test("/ladder shows each format's standings (GET /api/ladder's bots, best rating
   expect(api.some((s) => s.botId === hero.botId)).toBe(true);
   // The same bots as the API (the order is checked by rating below: ratings move between two reads).
   const rows = await page.locator("#standings-heads-up tbody tr").evaluateAll((trs) =>
-    trs.map((tr) => ({ botId: tr.getAttribute("data-bot"), provisional: tr.classList.contains("provisional"), name: tr.querySelector("a")?.textContent, bar: tr.querySelectorAll("svg.interval rect").length })),
+    trs.map((tr) => ({
+      botId: tr.getAttribute("data-bot"),
+      provisional: tr.classList.contains("provisional"),
+      name: tr.querySelector("a")?.textContent,
+      bar: tr.querySelectorAll("svg.interval rect").length,
+      rates: [tr.querySelector("[data-bb]")?.textContent, tr.querySelector("[data-bb-adjusted]")?.textContent],
+    })),
   );
   expect(new Set(rows.map((r) => r.botId))).toEqual(new Set(api.map((s) => s.botId)));
   for (const row of rows) {
     expect(row.bar).toBe(1);
+    // bb/100 as the chips say and adjusted, each with its interval once the bot has two rated hands.
+    for (const rate of row.rates) expect(rate).toMatch(/^-?\d+\.\d( \(-?\d+\.\d … -?\d+\.\d\))?$/);
     expect(row.name).toBe(api.find((s) => s.botId === row.botId)!.name);
   }
   expect(rows.find((r) => r.botId === hero.botId)!.name).toBe(`Tom & "<Jerry>"`);

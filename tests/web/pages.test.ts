@@ -91,6 +91,11 @@ describe("the web pages, in a real browser", () => {
     for (const key of ["matchesPlayed", "matchesWon", "handsPlayed", "handsWon", "totalBuyIns", "totalWinnings", "netChips", "biggestWin", "biggestLoss"]) {
       expect(await page.locator(`[data-stat="${key}"]`).textContent()).toBe(String(stats[key]));
     }
+    // The win rate as the chips say and adjusted, each with its interval, side by side.
+    const rating = (await server.api("GET", `/api/ratings/${botId}`)).body;
+    const shown = (rate: number, ci: [number, number]) => `${rate.toFixed(1)} (${ci[0].toFixed(1)} … ${ci[1].toFixed(1)})`;
+    expect(await page.locator(`[data-stat="bbPer100"]`).textContent()).toBe(shown(rating.bbPer100, rating.bbPer100Ci95));
+    expect(await page.locator(`[data-stat="bbPer100Adjusted"]`).textContent()).toBe(shown(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95));
     expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
     expect(await page.locator("figure.chart svg polyline").count()).toBe(1);
     await page.close();

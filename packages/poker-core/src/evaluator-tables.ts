@@ -1,5 +1,6 @@
 /**
- * Lookup tables for the evaluator, built once at module load (~tens of ms, no I/O).
+ * Lookup tables for the evaluator, built once at module load (~tens of ms, no I/O) — or handed in
+ * already built (see `PrebuiltEvaluatorTables`).
  * A hand value is the dense class rank 1..7462 of the best five cards: 1 = 7-5-4-3-2 high card,
  * 7462 = royal flush; higher is better, equal means a tie.
  */
@@ -22,13 +23,31 @@ export const SUIT_FIELD = 65536;
 export const SUIT_COUNTER_START = 0x3333;
 export const FLUSH_BITS = 0x8888;
 
+/**
+ * The built tables. A host that has them already may hand a copy in as
+ * `globalThis.__pokerEvaluatorTables` before this module loads: the hosted-bot sandbox does, since
+ * an interpreter (QuickJS) takes ~1 s to build what a JIT builds in milliseconds. The global is
+ * taken and removed at load; without it the tables are built here.
+ */
+export interface PrebuiltEvaluatorTables {
+  classCodes: Float64Array;
+  categoryFirstValue: Int32Array;
+  cardKeys: Float64Array;
+  cardRankBits: Int32Array;
+  flushValues: Uint16Array;
+  nonFlushValues: Uint16Array;
+}
+
+const handedIn = (globalThis as { __pokerEvaluatorTables?: PrebuiltEvaluatorTables }).__pokerEvaluatorTables;
+delete (globalThis as { __pokerEvaluatorTables?: PrebuiltEvaluatorTables }).__pokerEvaluatorTables;
+
 /** Strength codes of the classes in rank order: CLASS_CODES[value] (index 0 unused). */
-export const CLASS_CODES = new Float64Array(HAND_CLASS_COUNT + 1);
+export const CLASS_CODES = handedIn?.classCodes ?? new Float64Array(HAND_CLASS_COUNT + 1);
 /** First value of each category, then HAND_CLASS_COUNT + 1. */
-export const CATEGORY_FIRST_VALUE = new Int32Array(CATEGORY_NAMES.length + 1);
-export const CARD_KEYS = new Float64Array(52);
-export const CARD_RANK_BITS = new Int32Array(52);
-export const FLUSH_VALUES = new Uint16Array(1 << 13);
+export const CATEGORY_FIRST_VALUE = handedIn?.categoryFirstValue ?? new Int32Array(CATEGORY_NAMES.length + 1);
+export const CARD_KEYS = handedIn?.cardKeys ?? new Float64Array(52);
+export const CARD_RANK_BITS = handedIn?.cardRankBits ?? new Int32Array(52);
+export const FLUSH_VALUES = handedIn?.flushValues ?? new Uint16Array(1 << 13);
 
 function buildClassRanks(): Map<number, number> {
   const codes = allFiveCardClassCodes();
@@ -79,9 +98,24 @@ function buildCardKeys(): void {
   }
 }
 
-const rankOfCode = buildClassRanks();
-export const NON_FLUSH_VALUES = buildNonFlushTable(rankOfCode);
-buildFlushTable(rankOfCode);
-buildCardKeys();
+function buildAll(): Uint16Array {
+  const rankOfCode = buildClassRanks();
+  const nonFlush = buildNonFlushTable(rankOfCode);
+  buildFlushTable(rankOfCode);
+  buildCardKeys();
+  return nonFlush;
+}
+
+export const NON_FLUSH_VALUES = handedIn?.nonFlushValues ?? buildAll();
+
+/** The tables as one object, for a host to hand to another runtime (copies travel, these stay). */
+export const EVALUATOR_TABLES: PrebuiltEvaluatorTables = {
+  classCodes: CLASS_CODES,
+  categoryFirstValue: CATEGORY_FIRST_VALUE,
+  cardKeys: CARD_KEYS,
+  cardRankBits: CARD_RANK_BITS,
+  flushValues: FLUSH_VALUES,
+  nonFlushValues: NON_FLUSH_VALUES,
+};
 
 export { perfectHash };

@@ -47,11 +47,12 @@ export const botsList: Command = {
     }
     const mine = await ctx
       .api(parsed)
-      .request<Array<{ botId: string; name: string; strategy: string | null }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
+      .request<Array<{ botId: string; name: string; strategy: string | null; codeVersion: number | null }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
     if (mine.length === 0) ctx.out("no bots yet: bun run cli -- bots create my-bot");
     for (const bot of mine) {
       const keySaved = Boolean(ctx.profile.bots?.[bot.name]?.apiKey);
-      ctx.out(`${bot.botId}  ${bot.name}  ${bot.strategy ? `built-in ${bot.strategy}` : keySaved ? "remote (api key saved)" : "remote"}`);
+      const how = bot.strategy ? `built-in ${bot.strategy}` : bot.codeVersion ? `hosted (code version ${bot.codeVersion})` : keySaved ? "remote (api key saved)" : "remote";
+      ctx.out(`${bot.botId}  ${bot.name}  ${how}`);
     }
     return 0;
   },

@@ -45,7 +45,7 @@ export const ladderEnter: Command = {
   name: "enter",
   summary: "Enter your bot in the rated ladder: it is paired with other developers' bots for as long as it stays entered.",
   usage: "ladder enter <name|botId> [--format heads-up|six-max] [--json]",
-  details: "Each ladder match costs its buy-in off your balance (the rest comes back at its end). A remote bot plays while it is connected: leave it running (bun examples/starter-bot.ts --bot <name>).",
+  details: "Each ladder match costs its buy-in off your balance (the rest comes back at its end). A remote bot plays while it is connected: leave it running (bun examples/starter-bot.ts --bot <name>); a hosted bot (bots upload) plays without one.",
   flags: { ...FORMAT_FLAG, ...JSON_FLAG, ...SERVER_FLAG },
   async run(ctx, parsed) {
     const { given, botId } = botOf(ctx, parsed, "enter");

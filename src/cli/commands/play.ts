@@ -6,7 +6,8 @@ import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
 import { Spectators } from "../../modules/protocol/spectators";
 import { bool, int, str, UsageError } from "../args";
 import { signed, TableNarrator } from "@poker-bots/sdk/narrator";
-import { freshSeed, loadPlayers, playLocalMatch, type LocalMatchResult } from "../local-match";
+import { EXEC_PREFIX, freshSeed, loadPlayers, playLocalMatch, type LocalMatchResult } from "../local-match";
+import { closeLocalSandbox, hostedLogLines, refuseHostedWithExec } from "../hosted";
 import type { SpectatorMessage } from "@poker-bots/sdk";
 import { need, type Command } from "../command";
 
@@ -19,7 +20,7 @@ export function quoteList(specs: string[]): string {
 export const play: Command = {
   name: "play",
   summary: "Play a match locally between built-ins, your bot files and bots in any language (exec:<command>).",
-  usage: 'play --players random,caller,./examples/starter-bot.ts,"exec:python3 my_bot.py" [--hands 100] [--seed 42] [--timeout 2000] [--out match.phhs]',
+  usage: 'play --players random,caller,./examples/starter-bot.ts,hosted:./my-bot.ts,"exec:python3 my_bot.py" [--hands 100] [--seed 42] [--timeout 2000] [--out match.phhs]',
   details: [
     `Players (2–10, comma-separated): built-ins (${BUILT_IN_STRATEGIES.join(", ")}), paths of files that`,
     "`export default` a bot (the same object `runBot` connects to the server), or `exec:` and a command",
@@ -30,9 +31,12 @@ export const play: Command = {
     "its name. Either way the rules are exactly the server's. Same --seed, same cards and (for",
     "deterministic bots) the same match. Writes the hand histories as PHH (default: a file in the system",
     "temp directory, printed at the end) and prints a summary. Players are named by their file's base name.",
+    "`hosted:./my-bot.ts` runs the file as the service runs an uploaded bot: bundled the same way, in the",
+    "same sandbox (QuickJS, its limits), asked within the action clock, the fallback (check, else fold)",
+    "when it fails; its log and failures are printed after the summary. What passes here passes there.",
   ].join("\n"),
   flags: {
-    players: { kind: "string", value: "list", help: "comma-separated built-ins, bot file paths and/or exec:<command>" },
+    players: { kind: "string", value: "list", help: "comma-separated built-ins, bot file paths, hosted:<file> and/or exec:<command>" },
     hands: { kind: "string", value: "n", help: "hands at most (default 100; fewer if one bot takes every chip)" },
     seed: { kind: "string", value: "text", help: "deal from this seed (default: a random seed, printed)" },
     timeout: { kind: "string", value: "ms", help: "time per action for bot files; late answers check or fold (default 2000)" },
@@ -55,6 +59,7 @@ export const play: Command = {
     if (smallBlind > bigBlind || bigBlind > buyIn) throw new UsageError("blinds must satisfy small ≤ big ≤ buy-in");
     const seed = str(parsed, "seed") ?? freshSeed();
     const out = resolve(ctx.io.cwd, str(parsed, "out") ?? join(tmpdir(), "poker-bots", `match-${seed}.phhs`));
+    refuseHostedWithExec(specs, EXEC_PREFIX);
     const players = await loadPlayers(specs, ctx.io.cwd);
     const quiet = bool(parsed, "quiet") || bool(parsed, "json");
     const every = Math.max(1, Math.ceil(hands / 10));
@@ -87,7 +92,11 @@ export const play: Command = {
         spectators = new Spectators();
         spectators.add("tbl_local", { id: "cli", send: (text) => onMessage(JSON.parse(text)), close: () => {} });
       }
-      result = await playLocalMatch(players, { ...settings, spectators });
+      try {
+        result = await playLocalMatch(players, { ...settings, spectators });
+      } finally {
+        await closeLocalSandbox();
+      }
     }
     if (ctx.io.isTTY && !quiet) ctx.io.stderr("\r\x1b[K");
     mkdirSync(dirname(out), { recursive: true });
@@ -104,6 +113,12 @@ export const play: Command = {
       ctx.out(`  ${String(p.seat).padEnd(4)}  ${p.name.padEnd(width)}  ${String(p.finalChips).padStart(7)}  ${signed(p.profit).padStart(7)}  ${String(p.handsWon).padStart(9)}  ${String(p.timeouts ?? "—").padStart(8)}`);
     }
     ctx.out(`winner: ${result.winners.join(", ")}`);
+    for (const p of result.players) {
+      if (!p.hostedLogs) continue;
+      const failures = p.hostedLogs.filter((line) => line.kind !== undefined).length;
+      ctx.out(`${p.name} (hosted, sandboxed): ${failures === 0 ? "no failed decisions" : `${failures} failure line(s)`}, ${p.hostedLogs.length} log line(s)${p.hostedLogs.length > 0 ? ":" : ""}`);
+      for (const line of hostedLogLines(p.name, p.hostedLogs)) ctx.out(`  ${line}`);
+    }
     ctx.out(`hand histories (PHH): ${out}`);
     ctx.out(`replay: bun run cli -- play --players ${quoteList(specs)} --hands ${hands} --seed ${seed}`);
     return 0;

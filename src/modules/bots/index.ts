@@ -6,7 +6,7 @@ import { nextLink, PAGE, PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
 import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, OwnedBotsQuery, RetiredBot, RotatedKey } from "./model";
-import { toBotView, toOwnedBot, type Bots } from "./service";
+import { toBotView, type Bots } from "./service";
 
 /**
  * The whole list, as one shared body per version, in the encoding asked for (compressed once per
@@ -85,7 +85,7 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys,
       "/api/me/bots",
       async ({ developerId, query, set }) => {
         const page = await bots.listOwned(developerId, query);
-        return withNextLink(set, { items: page.items.map(toOwnedBot), next: page.next }, "/api/me/bots", (after) => ({ limit: query.limit, after }));
+        return withNextLink(set, { items: await bots.ownedViews(page.items), next: page.next }, "/api/me/bots", (after) => ({ limit: query.limit, after }));
       },
       {
         auth: true,
@@ -94,7 +94,7 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys,
         detail: {
           tags: ["bots"],
           summary: "The caller's own bots",
-          description: `Your bots in service (retired ones are left out), oldest first, with each bot's strategy (null for a remote bot). Api keys are never shown again. ${PAGING_RULE} The cursor is \`after\`, a botId.`,
+          description: `Your bots in service (retired ones are left out), oldest first, with each bot's strategy (null for a remote or hosted bot), whether it is hosted and its code's current version. Api keys are never shown again. ${PAGING_RULE} The cursor is \`after\`, a botId.`,
         },
       },
     )
@@ -114,11 +114,25 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys,
         },
       },
     )
-    .get("/api/bots/:botId", async ({ params }) => toBotView(await bots.find(params.botId)), {
-      params: BotParams,
-      response: { 200: Bot, ...errorResponses(400, 404) },
-      detail: { tags: ["bots"], summary: "One bot" },
-    })
+    .get(
+      "/api/bots/:botId",
+      async ({ params, viewerId }) => {
+        const bot = await bots.find(params.botId);
+        if (viewerId !== bot.developerId) return toBotView(bot);
+        const [owned] = await bots.ownedViews([bot]);
+        return owned;
+      },
+      {
+        optionalAuth: true,
+        params: BotParams,
+        response: { 200: t.Union([Bot, OwnedBot]), ...errorResponses(400, 401, 404) },
+        detail: {
+          tags: ["bots"],
+          summary: "One bot",
+          description: "The brief's four fields. To its owner (with a bearer token), the owner's view: also its strategy, whether it is hosted and its code's current version.",
+        },
+      },
+    )
     .post("/api/bots/:botId/rotate-key", ({ developerId, params, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => bots.rotateKey(developerId, params.botId)), {
       auth: true,
       params: BotParams,

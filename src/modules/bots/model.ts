@@ -53,7 +53,9 @@ export const OwnedBot = t.Object(
     name: t.String(),
     description: t.String(),
     createdAt: t.String({ format: "date-time" }),
-    strategy: t.Union([oneOf(BUILT_IN_STRATEGIES), t.Null()], { description: "null: a remote bot" }),
+    strategy: t.Union([oneOf(BUILT_IN_STRATEGIES), t.Null()], { description: "null: a remote or hosted bot" }),
+    hosted: t.Boolean({ description: "true from the bot's first code upload (PUT /api/bots/{botId}/code): the service plays its file" }),
+    codeVersion: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "The hosted code's current version (a match starting now plays it); null when not hosted" }),
   },
   { title: "OwnedBot" },
 );

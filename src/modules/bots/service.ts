@@ -34,9 +34,9 @@ function toRecord(row: typeof bots.$inferSelect): BotRecord {
   };
 }
 
-/** GET /api/me/bots: the public fields and the strategy. */
-export function toOwnedBot(record: BotRecord) {
-  return { ...toBotView(record), strategy: record.strategy };
+/** The owner's view of a bot (GET /api/me/bots, GET /api/bots/:botId to its owner): the public fields, how it plays, its hosted code's current version. */
+export function toOwnedBot(record: BotRecord, codeVersion: number | null) {
+  return { ...toBotView(record), strategy: record.strategy, hosted: codeVersion !== null, codeVersion };
 }
 
 /** A retired bot plays no more: no seat, no new key. */
@@ -68,6 +68,8 @@ export class Bots {
   private readonly directory: BotDirectory;
   /** The old key is void: whatever socket it opened, on any node, is closed (set by the app). */
   keyRotated: (botId: string) => void = () => {};
+  /** The current hosted-code version of each bot that has one (set by the app: the hosted module's). */
+  codeVersions: (botIds: string[]) => Promise<Map<string, number>> = async () => new Map();
 
   constructor(
     private readonly db: Db,
@@ -153,6 +155,12 @@ export class Bots {
   }
 
   /** Names of these bots, by id (unknown ids are left out). */
+  /** The owner's views of these bots (their own: the caller checked), with their hosted code's version. */
+  async ownedViews(records: BotRecord[]) {
+    const versions = await this.codeVersions(records.map((record) => record.botId));
+    return records.map((record) => toOwnedBot(record, versions.get(record.botId) ?? null));
+  }
+
   async namesOf(botIds: string[]): Promise<Record<string, string>> {
     if (botIds.length === 0) return {};
     const rows = await this.db.select({ id: bots.id, name: bots.name }).from(bots).where(anyOf(bots.id, botIds));

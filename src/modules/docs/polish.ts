@@ -5,7 +5,8 @@
  * - every titled object schema a named component, referenced by `$ref` (Table, Seat, Bot, …);
  * - no `$id` on Error (it breaks every `$ref` to it in Swagger UI's resolver);
  * - every response described (errors by their codes), public operations with `security: []`,
- *   request bodies with a realistic example, the PHH page documented with its media type.
+ *   request bodies with a realistic example, the PHH page and a hosted bot's source documented
+ *   with their media types.
  */
 import { ERROR_DESCRIPTIONS } from "../../lib/http";
 
@@ -62,6 +63,12 @@ const PHH_MEDIA = {
   },
 };
 
+/** A hosted bot's source is served as it was uploaded (GET /api/bots/{botId}/code/{version}). */
+const BOT_SOURCE_MEDIA = {
+  "text/typescript": { schema: { type: "string", description: "The file as uploaded, when it was uploaded as TypeScript" } },
+  "application/javascript": { schema: { type: "string", description: "The file as uploaded, when it was uploaded as JavaScript" } },
+};
+
 /** Routes under the shared per-IP budget: every answer carries the IETF RateLimit fields. */
 const RATE_LIMITED_PATHS = new Set(["/api/auth/register", "/api/auth/login"]);
 const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 1 } } };
@@ -100,6 +107,7 @@ function describeOperations(doc: Json): void {
       const example = body?.schema?.$ref ? doc.components.schemas[body.schema.$ref.split("/").pop()]?.examples?.[0] : body?.schema?.examples?.[0];
       if (body && example !== undefined) body.example = example;
       if (path === "/api/matches/{id}/hands") Object.assign(operation.responses["200"].content, PHH_MEDIA);
+      if (path === "/api/bots/{botId}/code/{version}" && operation.responses["200"]) operation.responses["200"].content = BOT_SOURCE_MEDIA;
     }
   }
 }

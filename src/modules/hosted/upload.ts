@@ -11,7 +11,7 @@ import { bundleBot, SandboxOpenError, type Sandbox } from "./sandbox/index.ts";
 export const MAX_SOURCE_BYTES = 256 * 1024;
 
 /** Bot files come as JavaScript or TypeScript (either is built as TypeScript, a superset). */
-const MEDIA_TYPES: Record<string, "ts" | "js"> = {
+export const MEDIA_TYPES: Record<string, "ts" | "js"> = {
   "application/javascript": "js",
   "text/javascript": "js",
   "application/typescript": "ts",
@@ -20,6 +20,9 @@ const MEDIA_TYPES: Record<string, "ts" | "js"> = {
 };
 
 export interface ValidatedUpload {
+  /** The file as uploaded (UTF-8 text), and what it was sent as. */
+  source: string;
+  language: "ts" | "js";
   /** Of the file as uploaded. */
   sha256: string;
   bytes: number;
@@ -44,6 +47,8 @@ export async function validateUpload(body: Uint8Array | string, sandbox: Sandbox
     throw errors.validation("The bot file is not UTF-8 text", { stage: "read" });
   }
   if (source.trim() === "") throw errors.validation("The bot file is empty", { stage: "read" });
+  // Postgres text cannot hold NUL (and no source file needs one).
+  if (source.includes("\u0000")) throw errors.validation("The bot file contains a NUL character", { stage: "read" });
 
   const built = await bundleBot(source, language);
   if (!built.ok) throw errors.validation("The bot file does not build", { stage: "build", errors: built.errors });
@@ -67,7 +72,7 @@ export async function validateUpload(body: Uint8Array | string, sandbox: Sandbox
   } finally {
     await seat.close();
   }
-  return { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.byteLength, bundled: built.code };
+  return { source, language, sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.byteLength, bundled: built.code };
 }
 
 function smokeFailure(kind: string, message: string, logs: unknown[]): AppError {

@@ -4,8 +4,9 @@ export type PauseReason = "INSUFFICIENT_BALANCE" | "BOT_OFFLINE" | "BOT_RETIRED"
 /** What the rule looks at, read fresh for each decision. */
 export interface EntryFacts {
   retired: boolean;
-  /** A built-in is always there; a remote bot only while its socket is open on a live node. */
+  /** A built-in is always there, and so is a hosted bot (uploaded code); a remote bot only while its socket is open on a live node. */
   builtIn: boolean;
+  hosted: boolean;
   connected: boolean;
   /** Its developer's balance. */
   balance: number;
@@ -22,12 +23,13 @@ export interface EntryState {
 
 /**
  * Who plays: an entry plays while its bot is in service, its developer can pay the ladder's buy-in
- * (a bot already seated has paid), and, for a remote bot, while it is connected to some node. A
+ * (a bot already seated has paid), and, for a remote bot, while it is connected to some node (a
+ * built-in or a hosted bot needs no connection). A
  * paused entry resumes by itself when the cause goes away (a faucet claim, a reconnect).
  */
 export function entryState(facts: EntryFacts, buyIn: number): EntryState {
   if (facts.retired) return { status: "paused", reason: "BOT_RETIRED", available: false };
   if (!facts.seated && facts.balance < buyIn) return { status: "paused", reason: "INSUFFICIENT_BALANCE", available: false };
-  if (!facts.builtIn && !facts.connected) return { status: "paused", reason: "BOT_OFFLINE", available: false };
+  if (!facts.builtIn && !facts.hosted && !facts.connected) return { status: "paused", reason: "BOT_OFFLINE", available: false };
   return { status: "active", reason: null, available: !facts.seated };
 }

@@ -109,6 +109,7 @@ export class Matchmaker {
       const available = new Set(entries.filter((e) => states.get(e)!.available).map((e) => e.botId));
       for (const botId of this.freeSince.keys()) if (!available.has(botId)) this.freeSince.delete(botId);
       for (const botId of available) if (!this.freeSince.has(botId)) this.freeSince.set(botId, now);
+      const hosted = new Set(entries.filter((e) => e.facts.hosted).map((e) => e.botId));
       const picked = new Set<string>();
       const seatings: Promise<void>[] = [];
       for (const format of LADDER_FORMATS) {
@@ -119,7 +120,8 @@ export class Matchmaker {
         const options = { population: playing.length, entriesOf: (d: string) => perDeveloper.get(d) ?? 1, now, patienceMs: this.deps.settings.patienceMs };
         for (const group of pairings(candidates, SEATS[format], this.meetings[format].get, options)) {
           for (const member of group) picked.add(member.botId);
-          seatings.push(this.seat(format, group).then((filled) => void (filled && (seated[format] += 1))));
+          const duplicate = format === "heads-up" && group.every((member) => hosted.has(member.botId));
+          seatings.push(this.seat(format, group, duplicate).then((filled) => void (filled && (seated[format] += 1))));
         }
       }
       await Promise.all(seatings);
@@ -146,16 +148,22 @@ export class Matchmaker {
     };
   }
 
-  /** A ladder table for the group, each bot seated by its owner's buy-in; if one cannot sit, the table is closed (every seat refunded). */
-  private async seat(format: LadderFormat, group: Candidate[]): Promise<boolean> {
+  /**
+   * A ladder table for the group, each bot seated by its owner's buy-in; if one cannot sit, the
+   * table is closed (every seat refunded). `duplicate`: two hosted bots heads-up play every deal
+   * twice with the seats swapped (an even number of hands, so every deal has both copies), each
+   * copy in fresh sandbox contexts (docs/LADDER.md, hosted/players.ts).
+   */
+  private async seat(format: LadderFormat, group: Candidate[], duplicate: boolean): Promise<boolean> {
     const { settings, tables, host } = this.deps;
     const config: TableConfig = {
       buyIn: settings.buyIn,
       smallBlind: settings.smallBlind,
       bigBlind: settings.bigBlind,
       maxPlayers: SEATS[format],
-      maxHands: settings.hands,
+      maxHands: duplicate ? settings.hands + (settings.hands % 2) : settings.hands,
       actionTimeoutMs: settings.actionTimeoutMs,
+      ...(duplicate ? { duplicate: true } : {}),
     };
     const tableId = await tables.createLadderTable(format, this.house!, config);
     this.meetings![format].met(group.map((c) => c.botId));

@@ -3,6 +3,7 @@ import { LADDER_FORMATS } from "../../db/schema";
 import { oneOf } from "../../lib/http";
 import { pageLimit, rankCursor } from "../../lib/paging";
 import { BotId } from "../bots/model";
+import { WIN_RATE_FIELDS } from "../ratings/model";
 
 const Format = oneOf(LADDER_FORMATS, { description: "heads-up (2 seats) or six-max (6 seats); default heads-up" });
 
@@ -37,9 +38,11 @@ export const LadderStanding = t.Object(
     mu: t.Number(),
     sigma: t.Number(),
     matchesPlayed: t.Integer({ description: "Ladder matches of this format completed" }),
+    duplicateMatches: t.Integer({
+      description: "Of matchesPlayed, those played as duplicate (both bots hosted, heads-up: every deal twice with the seats swapped, a fresh sandbox context per copy); their hands count in the rating and bbPer100 like any other",
+    }),
     handsPlayed: t.Integer({ description: "Hands in rated matches" }),
-    bbPer100: t.Number({ description: "Big blinds won per 100 rated hands" }),
-    bbPer100Ci95: t.Union([t.Array(t.Number(), { minItems: 2, maxItems: 2 }), t.Null()], { description: "95 % confidence interval of bbPer100 (null below two hands)" }),
+    ...WIN_RATE_FIELDS,
   },
   { title: "LadderStanding" },
 );

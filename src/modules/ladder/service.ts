@@ -39,6 +39,7 @@ interface EntryRow {
   developer_id: string;
   entered_at: Date | string;
   strategy: string | null;
+  hosted: boolean;
   retired: boolean;
   balance: string | number;
   seated: boolean;
@@ -94,9 +95,9 @@ export class Ladder {
     const limit = page.limit ?? PAGE.default;
     const after = page.after === undefined ? null : rankCursor.decode(page.after, ["double", "id"] as const);
     const rating = sql`coalesce(r.rating, ${conservativeRating(PRIOR)}::float8)`;
-    const rows = await queryRows<{ bot_id: string; name: string; mu: number | null; sigma: number | null; rating: number; hands_played: number | null; sum_bb: number | null; sum_bb_squared: number | null }>(
+    const rows = await queryRows<{ bot_id: string; name: string; mu: number | null; sigma: number | null; rating: number; hands_played: number | null; sum_bb: number | null; sum_bb_squared: number | null; sum_adjusted_bb: number | null; sum_adjusted_bb_squared: number | null }>(
       this.db,
-      sql`select e.bot_id, b.name, r.mu, r.sigma, ${rating} as rating, r.hands_played, r.sum_bb, r.sum_bb_squared
+      sql`select e.bot_id, b.name, r.mu, r.sigma, ${rating} as rating, r.hands_played, r.sum_bb, r.sum_bb_squared, r.sum_adjusted_bb, r.sum_adjusted_bb_squared
           from ladder_entries e join bots b on b.id = e.bot_id left join bot_ratings r on r.bot_id = e.bot_id
           where e.format = ${format} and b.retired_at is null
             ${after ? sql`and (${rating} < ${after[0]} or (${rating} = ${after[0]} and e.bot_id > ${after[1]}))` : sql``}
@@ -112,9 +113,16 @@ export class Ladder {
         rating: Number(r.rating),
         mu: r.mu ?? PRIOR.mu,
         sigma: r.sigma ?? PRIOR.sigma,
-        matchesPlayed: played.get(`${r.bot_id}|${format}`) ?? 0,
+        matchesPlayed: played.get(`${r.bot_id}|${format}`)?.matches ?? 0,
+        duplicateMatches: played.get(`${r.bot_id}|${format}`)?.duplicate ?? 0,
         handsPlayed,
-        ...winRate({ handsPlayed, sumBb: Number(r.sum_bb ?? 0), sumBbSquared: Number(r.sum_bb_squared ?? 0) }),
+        ...winRate({
+          handsPlayed,
+          sumBb: Number(r.sum_bb ?? 0),
+          sumBbSquared: Number(r.sum_bb_squared ?? 0),
+          sumAdjustedBb: Number(r.sum_adjusted_bb ?? 0),
+          sumAdjustedBbSquared: Number(r.sum_adjusted_bb_squared ?? 0),
+        }),
       };
     });
     return { items, next: found.next } satisfies Page<unknown>;
@@ -125,13 +133,14 @@ export class Ladder {
     const rows = await queryRows<EntryRow>(
       this.db,
       sql`select e.bot_id, e.format, e.developer_id, e.entered_at, b.strategy, (b.retired_at is not null) as retired, d.balance,
-            exists (select 1 from seats s where s.bot_id = e.bot_id and s.status = 'open') as seated, r.mu, r.sigma
+            exists (select 1 from seats s where s.bot_id = e.bot_id and s.status = 'open') as seated,
+            exists (select 1 from bot_code_versions v where v.bot_id = e.bot_id) as hosted, r.mu, r.sigma
           from ladder_entries e join bots b on b.id = e.bot_id join developers d on d.id = e.developer_id left join bot_ratings r on r.bot_id = e.bot_id
           where true ${filter.botId ? sql`and e.bot_id = ${filter.botId}` : sql``} ${filter.format ? sql`and e.format = ${filter.format}` : sql``}
             ${filter.developerId ? sql`and e.developer_id = ${filter.developerId}` : sql``}
           order by e.entered_at, e.bot_id, e.format`,
     );
-    const remote = rows.filter((r) => r.strategy === null).map((r) => r.bot_id);
+    const remote = rows.filter((r) => r.strategy === null && !r.hosted).map((r) => r.bot_id);
     const [connected, played] = await Promise.all([presentBots(this.db, remote), this.matchesPlayed(rows.map((r) => r.bot_id))]);
     return rows.map((r) => {
       const mu = r.mu ?? PRIOR.mu;
@@ -141,11 +150,11 @@ export class Ladder {
         format: r.format,
         developerId: r.developer_id,
         enteredAt: new Date(r.entered_at),
-        facts: { retired: r.retired, builtIn: r.strategy !== null, connected: connected.has(r.bot_id), balance: Number(r.balance), seated: r.seated },
+        facts: { retired: r.retired, builtIn: r.strategy !== null, hosted: r.hosted, connected: connected.has(r.bot_id), balance: Number(r.balance), seated: r.seated },
         mu,
         sigma,
         rating: conservativeRating({ mu, sigma }),
-        matchesPlayed: played.get(`${r.bot_id}|${r.format}`) ?? 0,
+        matchesPlayed: played.get(`${r.bot_id}|${r.format}`)?.matches ?? 0,
       };
     });
   }
@@ -157,14 +166,17 @@ export class Ladder {
     });
   }
 
-  /** Completed ladder matches per bot and format ("botId|format" → count). */
-  private async matchesPlayed(botIds: string[]): Promise<Map<string, number>> {
+  /**
+   * Completed ladder matches per bot and format ("botId|format" → counts): all of them, and those
+   * played as duplicate (two hosted bots heads-up: every deal twice, seats swapped).
+   */
+  private async matchesPlayed(botIds: string[]): Promise<Map<string, { matches: number; duplicate: number }>> {
     if (botIds.length === 0) return new Map();
-    const rows = await queryRows<{ bot_id: string; format: string; n: number }>(
+    const rows = await queryRows<{ bot_id: string; format: string; n: number; duplicate: number }>(
       this.db,
-      sql`select mp.bot_id, t.ladder as format, count(*)::int as n from match_players mp join matches m on m.id = mp.match_id join tables t on t.id = m.table_id
+      sql`select mp.bot_id, t.ladder as format, count(*)::int as n, (count(*) filter (where (t.config->>'duplicate')::boolean))::int as duplicate from match_players mp join matches m on m.id = mp.match_id join tables t on t.id = m.table_id
           where t.ladder is not null and m.status = 'completed' and mp.bot_id = any(${sql.param([...new Set(botIds)])}::text[]) group by mp.bot_id, t.ladder`,
     );
-    return new Map(rows.map((r) => [`${r.bot_id}|${r.format}`, Number(r.n)]));
+    return new Map(rows.map((r) => [`${r.bot_id}|${r.format}`, { matches: Number(r.n), duplicate: Number(r.duplicate) }]));
   }
 }

@@ -3,7 +3,7 @@ import { createActor, type Actor } from "xstate";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
-import { errors } from "../../lib/errors";
+import { AppError, errors } from "../../lib/errors";
 import { invariant } from "../../lib/assert";
 import { cryptoRng, seededRng } from "@poker-bots/core/rng";
 import { deckCommitment } from "../../poker/fair-deck";
@@ -25,6 +25,9 @@ import { abortTable } from "./persistence";
 import { tablesToResume } from "./resume";
 import type { TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
+import { openHostedSeats, seatChannels } from "./hosted-seats";
+import { hostedBots } from "../hosted/code-store";
+import type { HostedPlay } from "../hosted/players";
 
 export interface MatchHostDeps {
   db: Db;
@@ -35,6 +38,8 @@ export interface MatchHostDeps {
   spectators: Spectators;
   hostId: string;
   timeBank: TimeBankPolicy;
+  /** Hosted bots' play (issue 27); absent: every seat that is not built in is a remote bot. */
+  hostedPlay?: HostedPlay;
   /** A match was recorded: these bots' statistics changed. */
   matchRecorded?: (botIds: string[]) => void;
   /** This node's lease (null without one: tests of one app): every table write is fenced by it. */
@@ -128,7 +133,10 @@ export class MatchHost {
         const bot = await this.deps.bots.findOwned(command.developerId, command.botId);
         refuseIfRetired(bot);
         const entry = await this.entry(tableId);
-        return this.serially(entry, () => seatBot(this.seating, entry.table, command.developerId, bot));
+        // A duplicate ladder table is for two hosted bots, whose contexts are fresh per copy (see hosted/players.ts).
+        const { table } = entry;
+        const hostedAtLadderDuplicate = table.ladder !== null && table.config.duplicate === true && (await hostedBots(this.deps.db, [bot.botId])).has(bot.botId);
+        return this.serially(entry, () => seatBot(this.seating, table, command.developerId, bot, { hostedAtLadderDuplicate }));
       }
       case "leave": {
         await this.deps.bots.findOwned(command.developerId, command.botId);
@@ -278,16 +286,30 @@ export class MatchHost {
       table.deckSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
       table.deckCommitment = deckCommitment(table.deckSecret);
     }
-    await playMatch(table, {
-      clock: this.deps.clock,
-      rng,
-      deckFor: dealSource(table.config, table.deckSecret, rng),
-      store: this.journal,
-      askBot: this.askRemoteBot,
-      notify: (botId, message) => this.deps.gateway.send(botId, message),
-      spectators: this.deps.spectators,
-      leaseStanding: this.deps.leaseStanding,
-    });
+    const resuming = table.matchId !== null;
+    // The match has begun from here (leaves are leaves of a running match), though its hosted seats take a moment to open.
+    table.status = "running";
+    const hosted = this.deps.hostedPlay ? await openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence()) : null;
+    if (table.stopRequested) {
+      await hosted?.close();
+      throw new Error("the server is shutting down");
+    }
+    const channels = seatChannels(hosted, { ask: this.askRemoteBot, send: (botId, message) => this.deps.gateway.send(botId, message) }, this.deps.clock, this.deps.timeBank);
+    try {
+      await playMatch(table, {
+        clock: this.deps.clock,
+        rng,
+        deckFor: dealSource(table.config, table.deckSecret, rng),
+        store: this.journal,
+        ...channels,
+        spectators: this.deps.spectators,
+        leaseStanding: this.deps.leaseStanding,
+        onHandFinished: hosted ? () => hosted.handFinished() : undefined,
+      });
+    } finally {
+      // The match ended, or stopped (abort, shutdown, a lost lease): its contexts go with it.
+      await hosted?.close();
+    }
     this.journal.release(table.tableId);
     this.deps.matchRecorded?.([...table.departed, ...table.seats.values()].map((seat) => seat.botId));
     // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now.
@@ -331,6 +353,8 @@ export class MatchHost {
     const [row] = await this.deps.db.select({ status: tables.status, hostId: tables.hostId }).from(tables).where(eq(tables.id, tableId));
     if (!row) throw errors.notFound("Table");
     if (row.status !== "waiting" && row.status !== "running") throw errors.conflict(refusal, `The table is ${row.status}`);
+    // Ours in the database, not yet here: this node has just claimed it (a takeover) and is resuming it.
+    if (row.hostId === this.deps.hostId) throw new AppError(503, "TABLE_HOST_UNAVAILABLE", "This node is taking the table over: retry", { tableId }, { "Retry-After": "1" });
     throw errors.conflict(refusal, "This table is hosted by another server process", { hostId: row.hostId });
   }
 

@@ -4,7 +4,6 @@ import { retryTransient, type RetryOptions } from "../../db/retry";
 import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { assertLease, type FenceToken } from "../cluster/lease";
-import { rateMatches } from "../ratings/store";
 import { batchStatements, type MatchOutcome, type TableBatch } from "./persistence";
 import { winnersOf, writeMatchStats } from "../stats/writer";
 
@@ -21,7 +20,7 @@ export function finishMatch(db: Db, outcome: MatchOutcome, lastBatch: TableBatch
 
 /**
  * The end of any number of matches, in ONE transaction: their last hands, the match records and
- * players, every player's stats and rating, and the cashout of every seat still open. Matches that
+ * players, every player's stats, the rated ones marked for the ratings applier, and the cashout of every seat still open. Matches that
  * end together (a busy node ends dozens at once) share the statements and take each developer's
  * balance row once, instead of queueing behind each other's locks. Run again after a lost
  * connection, matches the first run completed are left out.
@@ -50,10 +49,6 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
     writeMatchStats(tx, outcomes.filter((o) => o.ranked)),
     tx.update(tables).set({ status: "finished" }).where(anyOf(tables.id, outcomes.map((o) => o.tableId))),
   ]);
-  await rateMatches(
-    tx,
-    outcomes.filter((o) => o.rated).map((o) => ({ matchId: o.matchId, results: o.players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, hands: p.handResults })) })),
-  );
   const batches = finished.map(({ outcome, lastBatch }) => ({ ...lastBatch, closures: [...lastBatch.closures, ...outcome.finalClosures] }));
   const latestEnd = new Date(Math.max(...outcomes.map((o) => o.endedAt.getTime())));
   // The records after the batch: their handsPlayed counts the hands, where the batch's count is
@@ -65,11 +60,13 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
     winners: winnersOf(o.players),
     ended_at: o.endedAt.toISOString(),
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
+    // A rated match is applied to the ratings after the commit, off the hot path (ratings/applier.ts).
+    rating_pending: o.rated,
   }));
   await Promise.all([
     ...batchStatements(tx, batches, latestEnd),
-    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms
-      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, voided_hands int[], winners jsonb, ended_at timestamptz, duration_ms bigint)
+    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms, rating_pending = x.rating_pending
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, voided_hands int[], winners jsonb, ended_at timestamptz, duration_ms bigint, rating_pending boolean)
       where matches.id = x.id`),
   ]);
 }
@@ -96,10 +93,11 @@ function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
       profit: p.finalChips - p.buyIn,
       hands_played: p.handsPlayed,
       hands_won: p.handsWon,
+      code_version: p.codeVersion ?? null,
     })),
   );
-  return tx.execute(sql`insert into match_players (match_id, bot_id, developer_id, seat_id, position, buy_in, final_chips, profit, hands_played, hands_won)
-    select x.match_id, x.bot_id, x.developer_id, x.seat_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won
+  return tx.execute(sql`insert into match_players (match_id, bot_id, developer_id, seat_id, position, buy_in, final_chips, profit, hands_played, hands_won, code_version)
+    select x.match_id, x.bot_id, x.developer_id, x.seat_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won, x.code_version
     from json_to_recordset(${JSON.stringify(rows)}::json) as x(match_id text, bot_id text, developer_id text, seat_id text, position int,
-      buy_in bigint, final_chips bigint, profit bigint, hands_played int, hands_won int)`);
+      buy_in bigint, final_chips bigint, profit bigint, hands_played int, hands_won int, code_version int)`);
 }

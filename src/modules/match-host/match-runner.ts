@@ -21,7 +21,6 @@ import { handHistory } from "./hand-history";
 import { assertCashout, chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, STRATEGIES } from "../bots/built-ins";
 import { fallbackAction, type AskBot } from "../action-clock/service";
-import { addHandResult } from "../ratings/skill";
 import { DealGuard, type HandReservations } from "./deal-guard";
 
 /** Where a match's hands and its end are written (the database, or memory for local play). */
@@ -150,7 +149,7 @@ function playerRecord(seat: SeatRuntime, finalChips: number): MatchPlayerRecord 
     finalChips,
     handsPlayed: seat.handsPlayed,
     handsWon: seat.handsWon,
-    handResults: seat.handResults,
+    codeVersion: seat.codeVersion,
   };
 }
 
@@ -240,7 +239,6 @@ function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState)
   const result = hand.result!;
   const winners = new Set(result.pots.flatMap((pot) => pot.winners));
   inPlay.forEach((seat, p) => {
-    addHandResult(seat.handResults, result.stacks[p] - hand.startingStacks[p], hand.config.bigBlind);
     seat.chips = result.stacks[p];
     seat.handsPlayed += 1;
     if (winners.has(seat.position)) seat.handsWon += 1;

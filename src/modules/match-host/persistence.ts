@@ -3,7 +3,6 @@ import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db/ind
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { developers, hands, matches, seats, tables, type TableConfig } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
-import type { HandResults } from "../ratings/skill";
 import { cashoutWithin } from "../credits/ledger";
 import { assertLease, FencedError, leaseHolds, ownedTables, type FenceToken } from "../cluster/lease";
 
@@ -39,8 +38,8 @@ export interface MatchPlayerRecord {
   finalChips: number;
   handsPlayed: number;
   handsWon: number;
-  /** This bot's hands in the match, in big blinds (for the win rate). */
-  handResults: HandResults;
+  /** The hosted code version it played (null or absent: not hosted). */
+  codeVersion?: number | null;
 }
 
 export interface MatchOutcome {

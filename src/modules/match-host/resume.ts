@@ -2,7 +2,6 @@ import { asc, eq } from "drizzle-orm";
 import { anyOf, type Db } from "../../db/index";
 import { bots, hands, matches, seats, tables } from "../../db/schema";
 import type { BuiltInStrategy } from "../bots/model";
-import { addHandResults } from "../ratings/store";
 import type { StoredHand } from "./hand-history";
 import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "./runtime";
 
@@ -34,6 +33,8 @@ export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: numbe
       chips: row.chips,
       timeBankMs,
       leaving: row.leaving,
+      // A hosted seat plays on with the version its match pinned (reopened in a fresh context).
+      codeVersion: row.codeVersion,
     });
   const result: TableRuntime[] = [];
   for (const row of rows) {
@@ -60,10 +61,8 @@ async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, ta
   }
   const recorded = await db.select({ number: hands.number, history: hands.history }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number));
   const players = new Map([...table.seats.values(), ...table.departed].map((s) => [s.botId, s]));
-  const results = new Map([...players.values()].map((s) => [s.botId, s.handResults]));
   for (const { history } of recorded) {
     const hand = history as StoredHand;
-    addHandResults(results, hand);
     const winners = new Set(hand.pots.flatMap((pot) => pot.winners));
     for (const p of hand.players) {
       const seat = players.get(p.botId);

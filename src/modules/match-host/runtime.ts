@@ -3,7 +3,6 @@ import type { LadderFormat, TableConfig, TableStatus } from "../../db/schema";
 import type { HandState } from "../../poker/hand-types";
 import type { BuiltInStrategy } from "../bots/model";
 import { invariant } from "../../lib/assert";
-import { noHands, type HandResults } from "../ratings/skill";
 
 /** One bot's seat at a table, as the hosting process sees it. */
 export interface SeatRuntime {
@@ -11,8 +10,13 @@ export interface SeatRuntime {
   position: number;
   botId: string;
   developerId: string;
-  /** null: a remote bot over WebSocket. */
+  /** null: a remote bot over WebSocket, or a hosted bot (codeVersion set). */
   strategy: BuiltInStrategy | null;
+  /**
+   * The hosted bot's code version this match plays (pinned at match start, seats.code_version);
+   * null: a built-in, a remote bot, or no match yet.
+   */
+  codeVersion: number | null;
   buyIn: number;
   chips: number;
   /** Asked to leave during the match: folds from now on, removed after the current hand. */
@@ -21,8 +25,6 @@ export interface SeatRuntime {
   handsWon: number;
   /** Extra thinking time beyond the per-action timeout (remote bots). */
   timeBankMs: number;
-  /** Its hands' results this match, in big blinds (win rate and its confidence interval). */
-  handResults: HandResults;
 }
 
 /** A seat that left the match before its end, with what it cashed out. */
@@ -96,8 +98,10 @@ export function newTableRuntime(tableId: string, createdBy: string, createdAt: D
 }
 
 /** A bot just seated with its buy-in, nothing played yet. */
-export function newSeatRuntime(seat: Omit<SeatRuntime, "leaving" | "handsPlayed" | "handsWon" | "handResults"> & { leaving?: boolean }): SeatRuntime {
-  return { leaving: false, ...seat, handsPlayed: 0, handsWon: 0, handResults: noHands() };
+export function newSeatRuntime(
+  seat: Omit<SeatRuntime, "leaving" | "handsPlayed" | "handsWon" | "codeVersion"> & { leaving?: boolean; codeVersion?: number | null },
+): SeatRuntime {
+  return { leaving: false, codeVersion: null, ...seat, handsPlayed: 0, handsWon: 0 };
 }
 
 export function seatsInOrder(table: TableRuntime): SeatRuntime[] {

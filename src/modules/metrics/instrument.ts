@@ -8,6 +8,7 @@ import type { MatchHost } from "../match-host/host";
 import type { BotGateway } from "../protocol/gateway";
 import type { Spectators } from "../protocol/spectators";
 import type { Metrics } from "./service";
+import type { HostedPlay } from "../hosted/players";
 
 /**
  * Feeds the metrics from the services' public seams, wrapped here from outside so the features
@@ -22,6 +23,7 @@ export interface Instrumented {
   host: MatchHost;
   accounts: Accounts;
   matchmaker: Matchmaker;
+  hostedPlay: HostedPlay;
 }
 
 export function instrument(metrics: Metrics, services: Instrumented, bus: Pick<Bus, "reachable"> | undefined): void {
@@ -82,6 +84,15 @@ export function instrument(metrics: Metrics, services: Instrumented, bus: Pick<B
   timeLedger(metrics, accounts, "cashout", "cashout");
 
   ladderMetrics(metrics, services.matchmaker);
+
+  // Hosted bots: no bot id in any label (the series stay few whatever the number of bots).
+  const { hostedPlay } = services;
+  for (const outcome of ["ok", "timeout", "memory", "exception", "illegal", "disabled"]) metrics.hostedDecisions.inc({ outcome }, 0);
+  wrap(hostedPlay, "onDecision", (outcome, ms) => {
+    metrics.hostedDecisions.inc({ outcome });
+    if (outcome !== "disabled") metrics.hostedDecisionTime.observe(ms / 1000);
+  });
+  metrics.sampled("poker_hosted_contexts", "Sandbox contexts open for hosted seats of matches on this node", [], () => [[{}, hostedPlay.openContexts]]);
 
   observeRetries((cause) => metrics.dbRetries.inc({ cause }));
   metrics.sampled("poker_nats_connected", "1 while this node reaches the NATS server (a single process without NATS reports 1)", [], () => [[{}, (bus?.reachable ?? true) ? 1 : 0]]);

@@ -28,6 +28,8 @@ export class Metrics {
   readonly tablesTakenOver: Counter;
   readonly leaseLost: Counter;
   readonly ladderPairings: Counter<"format">;
+  readonly hostedDecisions: Counter<"outcome">;
+  readonly hostedDecisionTime: Histogram;
 
   constructor(hostId: string) {
     const registers = [this.registry];
@@ -73,6 +75,18 @@ export class Metrics {
     this.tablesTakenOver = new Counter({ name: "poker_tables_taken_over_total", help: "Tables this node claimed from dead or departed nodes", registers });
     this.leaseLost = new Counter({ name: "poker_lease_lost_total", help: "Times this node's lease was taken over while it lived (paused or cut off)", registers });
     this.ladderPairings = new Counter({ name: "poker_ladder_pairings_total", help: "Ladder tables the matchmaker filled on this node, by format", labelNames: ["format"], registers });
+    this.hostedDecisions = new Counter({
+      name: "poker_hosted_decisions_total",
+      help: "Hosted bots' decisions by outcome: ok, or why the fallback was sent (timeout, memory, stack, exception, illegal, crashed, disabled)",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.hostedDecisionTime = new Histogram({
+      name: "poker_hosted_decision_seconds",
+      help: "Sandbox time of a hosted bot's decision (its own run time, not queueing behind other bots)",
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 2.5],
+      registers,
+    });
   }
 
   /** A gauge read at scrape time (tables by status, NATS state, lease standing): nothing to keep up to date. */

@@ -5,7 +5,7 @@ import { RatingEntry, RatingParams, RatingsQuery } from "./model";
 import type { Ratings } from "./service";
 
 const HOW =
-  "OpenSkill (Weng–Lin Bayesian rating, Plackett–Luce model, the `openskill` package), updated in the transaction that records each match, ranking its players by final chips (equal chips share a rank). Rated: unseeded matches with bots of at least two developers (self-play and seeded matches are not). bbPer100 with a 95 % confidence interval from every rated hand. `bun run ratings:rebuild` recomputes all of it from the match records and gives the same numbers.";
+  "OpenSkill (Weng–Lin Bayesian rating, Plackett–Luce model, the `openskill` package), updated a moment after each match is recorded (off the hot path, in record order: docs/RATINGS.md), ranking its players by their adjusted result over the match (Σ adjusted big blinds; equal sums share a rank). Rated: unseeded matches with bots of at least two developers (self-play and seeded matches are not). bbPer100 (as the chips say) and bbPer100Adjusted (the measurable luck taken out), each with a 95 % confidence interval from every rated hand. `bun run ratings:rebuild` recomputes all of it from the match records and hand histories and gives the same numbers.";
 
 export function ratingsModule(ratings: Ratings) {
   return new Elysia({ name: "module:ratings" })

@@ -6,6 +6,7 @@
  */
 import { chanceCorrectedResults } from "../../poker/chance-correction";
 import type { StoredHand } from "../match-host/hand-history";
+import { addHandResult, noHands, type HandResults, type MatchResult } from "./skill";
 
 export interface BotHandResult {
   botId: string;
@@ -22,4 +23,21 @@ export function adjustedHandResults(hand: StoredHand): BotHandResult[] {
     adjustedBb: results[i].adjusted / hand.bigBlind,
     correctedBb: results[i].corrected / hand.bigBlind,
   }));
+}
+
+/**
+ * A match's results per player (in the order given), summed over its hands in hand order: raw and
+ * adjusted (the chance-corrected figure). The one computation the live applier (in its worker) and
+ * the rebuild share, so both give bit-identical sums.
+ */
+export function matchResultsOf(botIds: string[], hands: StoredHand[]): MatchResult[] {
+  const results = new Map<string, HandResults>(botIds.map((botId) => [botId, noHands()]));
+  for (const hand of hands) {
+    for (const { botId, rawBb, correctedBb } of adjustedHandResults(hand)) {
+      let sums = results.get(botId);
+      if (!sums) results.set(botId, (sums = noHands()));
+      addHandResult(sums, rawBb, correctedBb);
+    }
+  }
+  return [...results].map(([botId, hands]) => ({ botId, hands }));
 }

@@ -2,6 +2,18 @@ import { t } from "elysia";
 import { rankedListQuery } from "../../lib/paging";
 import { BotId } from "../bots/model";
 
+const interval = (description: string) => t.Union([t.Array(t.Number(), { minItems: 2, maxItems: 2 }), t.Null()], { description });
+
+/** The win rate, raw and adjusted, each with its 95 % interval (skill.ts `winRate`): shared by the ratings and the ladder standings. */
+export const WIN_RATE_FIELDS = {
+  bbPer100: t.Number({ description: "Win rate as the chips say: big blinds won per 100 rated hands (mean of per-hand results × 100)" }),
+  bbPer100Ci95: interval("95 % confidence interval of bbPer100: mean ± 1.96·sd/√n, × 100 (null below two hands)"),
+  bbPer100Adjusted: t.Number({
+    description: "Win rate with the measurable luck taken out (docs/RATINGS.md): per 100 rated hands, each hand's result all-in adjusted (pots contested all in before the river credited by exact equity) and chance corrected (turn and river luck removed). Same expectation as bbPer100, narrower interval; an expectation in big blinds, never chips paid. Applied a moment after the match is recorded.",
+  }),
+  bbPer100AdjustedCi95: interval("95 % confidence interval of bbPer100Adjusted, same formula as bbPer100Ci95 over the adjusted per-hand results (null below two hands)"),
+};
+
 export const RatingEntry = t.Object(
   {
     botId: t.String(),
@@ -10,10 +22,7 @@ export const RatingEntry = t.Object(
     rating: t.Number({ description: "mu − 3·sigma: the conservative estimate the list is sorted by" }),
     matchesPlayed: t.Integer({ description: "Rated matches (unseeded, with bots of at least two developers)" }),
     handsPlayed: t.Integer({ description: "Hands in rated matches" }),
-    bbPer100: t.Number({ description: "Win rate: big blinds won per 100 hands (mean of per-hand results × 100)" }),
-    bbPer100Ci95: t.Union([t.Array(t.Number(), { minItems: 2, maxItems: 2 }), t.Null()], {
-      description: "95 % confidence interval of bbPer100: mean ± 1.96·sd/√n, × 100 (null below two hands)",
-    }),
+    ...WIN_RATE_FIELDS,
   },
   { title: "RatingEntry" },
 );

@@ -1,28 +1,83 @@
-/** Ratings in the database: applied in the match's own transaction, and rebuilt from the records. */
-import { asc, eq, isNotNull, sql } from "drizzle-orm";
-import { anyOf, queryRows, type Db, type Queryable } from "../../db";
+/**
+ * Ratings in the database: recorded matches applied in record order by the applier (applier.ts),
+ * and every rating rebuilt from the records in the order it was applied.
+ */
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
 import { botRatings, hands, matches, matchPlayers } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
 import type { StoredHand } from "../match-host/hand-history";
-import { addHandResult, applyMatch, conservativeRating, noHands, priorRating, type BotRating, type HandResults, type MatchResult } from "./skill";
+import { matchResultsOf } from "./luck";
+import { applyMatch, conservativeRating, priorRating, type BotRating, type MatchResult } from "./skill";
 
 type RatingRow = typeof botRatings.$inferSelect;
 
 const toRow = (r: BotRating): RatingRow => ({ ...r, rating: conservativeRating(r) });
 
 /**
- * Inside the transaction that records the matches: lock the players' rating rows (created at the
- * prior when missing, in bot id order so concurrent writers cannot deadlock), take each match's
- * place in the ratings' history, apply them in that order. A bot's updates happen in rated_seq
- * order, which the rebuild replays.
+ * Serialises every change to the ratings across the cluster (an arbitrary constant of this
+ * service): one applier at a time, so matches are applied once each, in one global order.
  */
-export async function rateMatches(tx: Queryable, rated: Array<{ matchId: string; results: MatchResult[] }>): Promise<void> {
+const RATINGS_LOCK_KEY = 0x72617465;
+
+/** The oldest matches recorded as rated and not applied yet, in record order (ended_at, id). */
+export async function pendingMatches(db: Queryable, limit: number): Promise<string[]> {
+  const rows = await db.select({ id: matches.id }).from(matches).where(eq(matches.ratingPending, true)).orderBy(asc(matches.endedAt), asc(matches.id)).limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** What a recorded match's rating is computed from: its players (by position) and its hand histories in hand order. */
+export async function recordedMatch(db: Queryable, matchId: string): Promise<{ botIds: string[]; hands: StoredHand[] }> {
+  const { botIds, histories } = await recordedMatchText(db, matchId);
+  return { botIds, hands: histories.map((text) => JSON.parse(text) as StoredHand) };
+}
+
+/** The same, each history as its stored JSON text: the applier's worker thread parses it, not the event loop. */
+export async function recordedMatchText(db: Queryable, matchId: string): Promise<{ botIds: string[]; histories: string[] }> {
+  const [players, handRows] = await Promise.all([
+    db.select({ botId: matchPlayers.botId }).from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position)),
+    db.select({ history: sql<string>`${hands.history}::text` }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number)),
+  ]);
+  return { botIds: players.map((p) => p.botId), histories: handRows.map((row) => row.history) };
+}
+
+/** A pending match with its results computed, or null when its hands cannot be rated (it is then dropped from the ratings). */
+export interface ComputedMatch {
+  matchId: string;
+  results: MatchResult[] | null;
+}
+
+/**
+ * In one transaction, under the ratings lock: the given matches that are still pending (another
+ * node may have applied some meanwhile) are applied in the order given and marked applied.
+ * Returns how many this call applied or dropped.
+ */
+export async function applyPendingMatches(db: Db, computed: ComputedMatch[]): Promise<number> {
+  if (computed.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${RATINGS_LOCK_KEY})`);
+    const still = await tx.select({ id: matches.id }).from(matches).where(and(anyOf(matches.id, computed.map((c) => c.matchId)), eq(matches.ratingPending, true)));
+    const pending = new Set(still.map((row) => row.id));
+    const mine = computed.filter((c) => pending.has(c.matchId));
+    if (mine.length === 0) return 0;
+    await rateMatches(tx, mine.flatMap((c) => (c.results ? [{ matchId: c.matchId, results: c.results }] : [])));
+    await tx.update(matches).set({ ratingPending: false }).where(anyOf(matches.id, mine.map((c) => c.matchId)));
+    return mine.length;
+  });
+}
+
+/**
+ * Lock the players' rating rows (created at the prior when missing, in bot id order so concurrent
+ * writers cannot deadlock), take each match's place in the ratings' history, apply them in that
+ * order. A bot's updates happen in rated_seq order, which the rebuild replays.
+ */
+async function rateMatches(tx: Tx, rated: Array<{ matchId: string; results: MatchResult[] }>): Promise<void> {
   if (rated.length === 0) return;
   const ids = [...new Set(rated.flatMap((m) => m.results.map((r) => r.botId)))].sort(compareIds);
   // Pipelined on the transaction's connection, run in this order: the sequence numbers are taken
   // once the rows are locked, so a bot's updates are numbered in the order they are applied.
   const [, rows, sequence] = await Promise.all([
-    tx.execute(sql`insert into bot_ratings (bot_id, mu, sigma, rating, matches_played, hands_played, sum_bb, sum_bb_squared)
+    tx.execute(sql`insert into bot_ratings (bot_id, mu, sigma, rating, matches_played, hands_played, sum_bb, sum_bb_squared, sum_adjusted_bb, sum_adjusted_bb_squared)
       select * from json_to_recordset(${JSON.stringify(ids.map((id) => snakeCase(toRow(priorRating(id)))))}::json) as ${RATING_COLUMNS}
       on conflict do nothing`),
     tx.select().from(botRatings).where(anyOf(botRatings.botId, ids)).orderBy(sql`${botRatings.botId} collate "C"`).for("update"),
@@ -34,7 +89,8 @@ export async function rateMatches(tx: Queryable, rated: Array<{ matchId: string;
   // Two statements for all players of all the matches (JSON numbers carry doubles exactly: the shortest text that reads back the same).
   await Promise.all([
     tx.execute(sql`update bot_ratings set mu = x.mu, sigma = x.sigma, rating = x.rating, matches_played = x.matches_played,
-        hands_played = x.hands_played, sum_bb = x.sum_bb, sum_bb_squared = x.sum_bb_squared
+        hands_played = x.hands_played, sum_bb = x.sum_bb, sum_bb_squared = x.sum_bb_squared,
+        sum_adjusted_bb = x.sum_adjusted_bb, sum_adjusted_bb_squared = x.sum_adjusted_bb_squared
       from json_to_recordset(${JSON.stringify(ids.map((id) => snakeCase(current.get(id)!)))}::json) as ${RATING_COLUMNS}
       where bot_ratings.bot_id = x.bot_id`),
     tx.execute(sql`update matches set rated_seq = x.seq
@@ -43,7 +99,9 @@ export async function rateMatches(tx: Queryable, rated: Array<{ matchId: string;
   ]);
 }
 
-const RATING_COLUMNS = sql.raw("x(bot_id text, mu float8, sigma float8, rating float8, matches_played int, hands_played int, sum_bb float8, sum_bb_squared float8)");
+const RATING_COLUMNS = sql.raw(
+  "x(bot_id text, mu float8, sigma float8, rating float8, matches_played int, hands_played int, sum_bb float8, sum_bb_squared float8, sum_adjusted_bb float8, sum_adjusted_bb_squared float8)",
+);
 
 const snakeCase = (row: RatingRow) => ({
   bot_id: row.botId,
@@ -54,39 +112,27 @@ const snakeCase = (row: RatingRow) => ({
   hands_played: row.handsPlayed,
   sum_bb: row.sumBb,
   sum_bb_squared: row.sumBbSquared,
+  sum_adjusted_bb: row.sumAdjustedBb,
+  sum_adjusted_bb_squared: row.sumAdjustedBbSquared,
 });
 
-/** Every rated match again, in the order it was first applied, from the match records and hand histories. */
+/**
+ * Every rated match again, in the order it was first applied (rated_seq), from the match records
+ * and hand histories through the same functions as the applier (matchResultsOf, applyMatch).
+ */
 export async function rebuildRatings(db: Db): Promise<{ matches: number; bots: number }> {
   return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${RATINGS_LOCK_KEY})`);
     await tx.execute(sql`lock table bot_ratings in exclusive mode`);
     const rated = await tx.select({ id: matches.id }).from(matches).where(isNotNull(matches.ratedSeq)).orderBy(asc(matches.ratedSeq));
     const current = new Map<string, BotRating>();
     for (const { id } of rated) {
-      const results = await matchResults(tx, id);
-      for (const rating of applyMatch(current, results)) current.set(rating.botId, rating);
+      const { botIds, hands } = await recordedMatch(tx, id);
+      for (const rating of applyMatch(current, matchResultsOf(botIds, hands))) current.set(rating.botId, rating);
     }
     await tx.delete(botRatings);
     const rows = [...current.values()].map(toRow);
     for (let i = 0; i < rows.length; i += 1000) await tx.insert(botRatings).values(rows.slice(i, i + 1000));
     return { matches: rated.length, bots: rows.length };
   });
-}
-
-/** A recorded match's results: final chips from its players, hand results from its histories in hand order. */
-async function matchResults(tx: Queryable, matchId: string): Promise<MatchResult[]> {
-  const players = await tx.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position));
-  const handRows = await tx.select({ history: hands.history }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number));
-  const results = new Map<string, HandResults>(players.map((p) => [p.botId, noHands()]));
-  for (const { history } of handRows) addHandResults(results, history as StoredHand);
-  return players.map((p) => ({ botId: p.botId, finalChips: p.finalChips, hands: results.get(p.botId)! }));
-}
-
-/** A finished hand's result for each of its players, in big blinds. */
-export function addHandResults(results: Map<string, HandResults>, hand: Pick<StoredHand, "players" | "bigBlind">): void {
-  for (const p of hand.players) {
-    let acc = results.get(p.botId);
-    if (!acc) results.set(p.botId, (acc = noHands()));
-    addHandResult(acc, p.finalStack - p.startingStack, hand.bigBlind);
-  }
 }

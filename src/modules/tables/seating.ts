@@ -30,10 +30,16 @@ export interface Seating {
   release(table: TableRuntime): void;
 }
 
-export async function seatBot(seating: Seating, table: TableRuntime, developerId: string, bot: BotRecord): Promise<SeatView> {
+/**
+ * Seats a bot (a built-in, a remote bot, or a hosted one: none needs a connection to sit).
+ * `hostedAtLadderDuplicate`: the bot is hosted and the table is a duplicate ladder table, which
+ * the matchmaker makes only for two hosted bots (their contexts are fresh per copy, so neither
+ * can remember a deal's other copy): such a seat is not refused as private.
+ */
+export async function seatBot(seating: Seating, table: TableRuntime, developerId: string, bot: BotRecord, options: { hostedAtLadderDuplicate?: boolean } = {}): Promise<SeatView> {
   const { botId } = bot;
   const { tableId } = table;
-  if (table.createdBy !== developerId) refuseIfPrivate(table.config);
+  if (table.createdBy !== developerId && !options.hostedAtLadderDuplicate) refuseIfPrivate(table.config);
   if (seating.tableOfBot.has(botId)) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { tableId: seating.tableOfBot.get(botId) });
   const position = freePosition(table);
   if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");

@@ -2,7 +2,7 @@ import type { LadderFormat } from "../../db/schema";
 import type { TableView } from "../tables/views";
 import type { LadderStandingRow } from "../ladder/model";
 import { page } from "./layout";
-import { botLink, fixed, tablesSection, type Names } from "./pages";
+import { botLink, fixed, rateWithInterval, tablesSection, type Names } from "./pages";
 import { escapeHtml, intervalBarSvg } from "./view-kit";
 
 export type StandingRow = LadderStandingRow;
@@ -28,15 +28,14 @@ function standingsSection(format: LadderFormat, rows: StandingRow[], minMatches:
     .map((r, i) => {
       const provisional = r.matchesPlayed < minMatches;
       const bar = intervalBarSvg({ low: r.mu - 3 * r.sigma, mid: r.mu, high: r.mu + 3 * r.sigma }, scale, `μ ± 3σ: ${fixed(r.mu - 3 * r.sigma, 2)} to ${fixed(r.mu + 3 * r.sigma, 2)}, μ ${fixed(r.mu, 2)}`);
-      const ci = r.bbPer100Ci95 ? ` <span class="muted">(${fixed(r.bbPer100Ci95[0])} … ${fixed(r.bbPer100Ci95[1])})</span>` : "";
       return `<tr data-bot="${escapeHtml(r.botId)}"${provisional ? ` class="provisional"` : ""}><td class="num">${i + 1}</td><td>${botLink(r.botId, names)}${
         provisional ? ` <span class="badge provisional" title="fewer than ${minMatches} ladder matches">not enough matches yet</span>` : ""
       }</td>
-<td class="num" data-rating>${fixed(r.rating, 2)}</td><td>${bar}</td><td class="num" data-matches>${r.matchesPlayed}</td><td class="num">${r.handsPlayed}</td><td class="num">${fixed(r.bbPer100)}${ci}</td></tr>`;
+<td class="num" data-rating>${fixed(r.rating, 2)}</td><td>${bar}</td><td class="num" data-matches>${r.matchesPlayed}</td><td class="num">${r.handsPlayed}</td><td class="num" data-bb>${rateWithInterval(r.bbPer100, r.bbPer100Ci95)}</td><td class="num" data-bb-adjusted>${rateWithInterval(r.bbPer100Adjusted, r.bbPer100AdjustedCi95)}</td></tr>`;
     })
     .join("");
   return `<section aria-labelledby="${id}-title"><h2 id="${id}-title">${TITLES[format]}</h2>
-<table id="${id}"><thead><tr><th class="num">#</th><th>Bot</th><th class="num">Rating</th><th>μ ± 3σ</th><th class="num">Matches</th><th class="num">Hands</th><th class="num">bb/100 (95 %)</th></tr></thead><tbody>${body}</tbody></table></section>`;
+<table id="${id}"><thead><tr><th class="num">#</th><th>Bot</th><th class="num">Rating</th><th>μ ± 3σ</th><th class="num">Matches</th><th class="num">Hands</th><th class="num">bb/100 (95 %)</th><th class="num" title="all-in adjusted and chance corrected: the luck the cards dealt taken out">adjusted bb/100 (95 %)</th></tr></thead><tbody>${body}</tbody></table></section>`;
 }
 
 /** /ladder: the standings of each format and the ladder's tables in play. */

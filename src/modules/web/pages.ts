@@ -24,6 +24,9 @@ export const botLink = (botId: string, names: Names) => `<a href="/bots/${encode
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 export const fixed = (n: number | null, digits = 1) => (n === null ? "—" : n.toFixed(digits));
 
+/** A win rate with its 95 % interval after it, muted (none below two hands). */
+export const rateWithInterval = (rate: number, ci: readonly number[] | null) => `${fixed(rate)}${ci ? ` <span class="muted">(${fixed(ci[0])} … ${fixed(ci[1])})</span>` : ""}`;
+
 const NO_TABLES = `No table is waiting or running. Create one with <code>POST /api/tables</code> or <code>bun run cli -- tables create</code>.`;
 
 /** A list of tables (the lobby's, the ladder's live ones); a ladder table's badge links to the ladder. */
@@ -135,7 +138,8 @@ export function botPage({ bot, stats, rating, matches, ladder }: BotPageData, na
   const statItems = STAT_LABELS.map(([key, label]) => `<div><dt>${label}</dt><dd data-stat="${key}">${escapeHtml(stats[key])}</dd></div>`).join("");
   const ratingItems = rating && rating.matchesPlayed > 0
     ? `<div><dt>Rating (μ − 3σ)</dt><dd data-stat="rating">${fixed(rating.rating, 2)}</dd></div><div><dt>μ ± σ</dt><dd>${fixed(rating.mu, 2)} ± ${fixed(rating.sigma, 2)}</dd></div>
-<div><dt>bb/100 (95 %)</dt><dd>${fixed(rating.bbPer100)}${rating.bbPer100Ci95 ? ` <span class="muted">(${fixed(rating.bbPer100Ci95[0])} … ${fixed(rating.bbPer100Ci95[1])})</span>` : ""}</dd></div>`
+<div><dt>bb/100 (95 %)</dt><dd data-stat="bbPer100">${rateWithInterval(rating.bbPer100, rating.bbPer100Ci95)}</dd></div>
+<div><dt title="all-in adjusted and chance corrected: the luck the cards dealt taken out">adjusted bb/100 (95 %)</dt><dd data-stat="bbPer100Adjusted">${rateWithInterval(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)}</dd></div>`
     : `<div><dt>Rating</dt><dd class="muted">not rated yet</dd></div>`;
   // Oldest first for the chart: net chips after each of the recent matches.
   const chronological = [...matches].reverse();

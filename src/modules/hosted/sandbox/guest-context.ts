@@ -5,7 +5,9 @@
  * collect() returns. Whatever the guest does, the worker reads only bounded strings and numbers.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
+import { EVALUATOR_TABLES } from "@poker-bots/core/evaluator-tables";
 import type { SandboxLimits } from "./limits.ts";
+import type { CpuClock } from "./cpu-clock.ts";
 import type { FailureKind, GuestAnswer, GuestLogLine } from "./messages.ts";
 
 /**
@@ -14,6 +16,30 @@ import type { FailureKind, GuestAnswer, GuestLogLine } from "./messages.ts";
  * answers on a replay); shared memory goes. QuickJS has no fetch, timers, process, require,
  * WebAssembly or module loader to begin with.
  */
+/** A call past this (wall clock) is no decision at play speed: a bot thinking hard, or looping. */
+const LONG_CALL_MS = 50;
+
+/** The evaluator's tables in the order HAND_IN_TABLES takes them (each an exact copy of its bytes). */
+const TABLE_BUFFERS = [
+  EVALUATOR_TABLES.classCodes,
+  EVALUATOR_TABLES.categoryFirstValue,
+  EVALUATOR_TABLES.cardKeys,
+  EVALUATOR_TABLES.cardRankBits,
+  EVALUATOR_TABLES.flushValues,
+  EVALUATOR_TABLES.nonFlushValues,
+].map((table) => table.slice().buffer);
+
+const HAND_IN_TABLES = `(function (classCodes, categoryFirstValue, cardKeys, cardRankBits, flushValues, nonFlushValues) {
+  globalThis.__pokerEvaluatorTables = {
+    classCodes: new Float64Array(classCodes),
+    categoryFirstValue: new Int32Array(categoryFirstValue),
+    cardKeys: new Float64Array(cardKeys),
+    cardRankBits: new Int32Array(cardRankBits),
+    flushValues: new Uint16Array(flushValues),
+    nonFlushValues: new Uint16Array(nonFlushValues),
+  };
+})`;
+
 const PRELUDE = `(function (hostLog, hostNow, lineChars) {
   "use strict";
   const stringify = JSON.stringify;
@@ -58,23 +84,57 @@ export class GuestContext {
   private readonly context: QuickJSContext;
   private handleFn: QuickJSHandle | null = null;
   private collectFn: QuickJSHandle | null = null;
-  private deadline = 0;
+  /** Before this wall-clock instant the budget cannot be spent (CPU time never outruns the wall clock). */
+  private checkAt = 0;
+  /** The thread's CPU time when the current call began. */
+  private cpuAtStart = 0;
+  /** When the current call counts as long (onLongCall), on the wall clock; Infinity once told. */
+  private longAt = 0;
   private budgetMs = 0;
   private interrupted = false;
+  /** The current call was stopped by the pool (another match waited behind it), not by its budget. */
+  private preempted = false;
+  /** The pool's id of the call running now (0: a load, which is never preempted). */
+  private callId = 0;
   private nowMs = Date.now();
   private pending: GuestLogLine[] = [];
   private logBytes = 0;
   private logLines = 0;
   private logFull = false;
 
-  constructor(module: QuickJSWASMModule, private readonly limits: SandboxLimits) {
+  constructor(
+    module: QuickJSWASMModule,
+    private readonly limits: SandboxLimits,
+    private readonly cpu: CpuClock,
+    /** Told once per call that runs past LONG_CALL_MS (the worker lowers its thread's priority). */
+    private readonly onLongCall: () => void = () => {},
+    /** The pool's preempt word: when it holds the running call's id, the call stops (kind `preempted`). */
+    private readonly preemptFlag: () => Int32Array | null = () => null,
+  ) {
     this.runtime = module.newRuntime();
     this.runtime.setMemoryLimit(limits.memoryBytes);
     this.runtime.setMaxStackSize(limits.stackBytes);
     // Called by QuickJS every few thousand operations; returning true throws an uncatchable
-    // "interrupted" error in the guest, so try/catch cannot swallow a timeout.
+    // "interrupted" error in the guest, so try/catch cannot swallow a timeout. The budget is CPU
+    // time (sandbox time): the cheap wall clock says when it may be spent, the thread's CPU clock
+    // whether it is; a thread that waited for a core gets the rest of its budget.
     this.runtime.setInterruptHandler(() => {
-      if (performance.now() <= this.deadline) return false;
+      const flag = this.preemptFlag();
+      if (flag !== null && this.callId !== 0 && Atomics.load(flag, 0) === this.callId) {
+        this.preempted = true;
+        return true;
+      }
+      const now = performance.now();
+      if (now > this.longAt) {
+        this.longAt = Infinity;
+        this.onLongCall();
+      }
+      if (now <= this.checkAt) return false;
+      const left = this.budgetMs - this.cpuUsedMs();
+      if (left > 0) {
+        this.checkAt = performance.now() + left;
+        return false;
+      }
       this.interrupted = true;
       return true;
     });
@@ -91,6 +151,7 @@ export class GuestContext {
     const chars = ctx.newNumber(this.limits.logLineChars);
     this.unwrap(ctx.callFunction(prelude, ctx.undefined, log, now, chars)).dispose();
     for (const h of [prelude, log, now, chars]) h.dispose();
+    this.handInEvaluatorTables();
     this.unwrap(ctx.evalCode(code, "bot.js")).dispose();
     this.drainJobs();
     const guest = ctx.getProp(ctx.global, "__hostedGuest");
@@ -108,11 +169,12 @@ export class GuestContext {
   }
 
   /** One server message through the bot's session: an action_request runs decide(), others run hooks. */
-  call(message: string, budgetMs: number, nowMs: number): GuestAnswer {
+  call(message: string, budgetMs: number, nowMs: number, callId = 0): GuestAnswer {
     if (!this.handleFn || !this.collectFn) throw new GuestFailure("crashed", "the context is not loaded");
     const ctx = this.context;
     this.nowMs = nowMs;
     this.arm(budgetMs);
+    this.callId = callId;
     const arg = ctx.newString(message);
     const handled = ctx.callFunction(this.handleFn, ctx.undefined, arg);
     arg.dispose();
@@ -127,7 +189,7 @@ export class GuestContext {
     } catch {
       throw new GuestFailure("illegal", "the answer is larger than the limit or not JSON");
     }
-    if (this.interrupted || outcome.threw) throw this.classify(String(outcome.threw).slice(0, 500));
+    if (this.interrupted || this.preempted || outcome.threw) throw this.classify(String(outcome.threw).slice(0, 500));
     if (!outcome.settled) throw new GuestFailure("timeout", "decide() returned a promise that never settled");
     return { decided: outcome.decided === true, answer: outcome.answer ?? null };
   }
@@ -155,10 +217,34 @@ export class GuestContext {
     this.runtime.dispose();
   }
 
+  /**
+   * A copy of the evaluator's tables, built once per worker, for the SDK inside to take at load
+   * (evaluator-tables.ts `PrebuiltEvaluatorTables`): building them in QuickJS costs ~1 s a context.
+   */
+  private handInEvaluatorTables(): void {
+    const ctx = this.context;
+    const handIn = this.unwrap(ctx.evalCode(HAND_IN_TABLES, "tables.js"));
+    const buffers = TABLE_BUFFERS.map((buffer) => ctx.newArrayBuffer(buffer));
+    try {
+      this.unwrap(ctx.callFunction(handIn, ctx.undefined, ...buffers)).dispose();
+    } finally {
+      for (const h of [handIn, ...buffers]) h.dispose();
+    }
+  }
+
   private arm(budgetMs: number): void {
     this.interrupted = false;
+    this.preempted = false;
+    this.callId = 0;
     this.budgetMs = budgetMs;
-    this.deadline = performance.now() + budgetMs;
+    this.cpuAtStart = this.cpu();
+    this.checkAt = performance.now() + budgetMs;
+    this.longAt = performance.now() + LONG_CALL_MS;
+  }
+
+  /** CPU time the current call has used so far, in ms. */
+  cpuUsedMs(): number {
+    return this.cpu() - this.cpuAtStart;
   }
 
   /** Promise jobs run synchronously here (there are no timers), under the same deadline. */
@@ -201,7 +287,8 @@ export class GuestContext {
    * the label on its own failure.
    */
   private classify(text: string): GuestFailure {
-    if (this.interrupted) return new GuestFailure("timeout", `ran past its ${this.budgetMs} ms CPU budget`);
+    if (this.preempted) return new GuestFailure("preempted", "stopped to let another match's bot use the worker");
+    if (this.interrupted) return new GuestFailure("timeout", `ran past its ${Math.round(this.budgetMs)} ms CPU budget`);
     if (/out of memory/.test(text)) return new GuestFailure("memory", `exceeded the ${this.limits.memoryBytes >> 20} MiB heap: ${text}`);
     if (/stack overflow/.test(text)) return new GuestFailure("stack", `exceeded the ${this.limits.stackBytes >> 10} KiB stack: ${text}`);
     return new GuestFailure("exception", text);

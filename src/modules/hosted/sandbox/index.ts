@@ -21,8 +21,17 @@ export type { FailureKind } from "./messages.ts";
 export { HostedSeat, SandboxOpenError, type Decision, type DecideOptions, type Delivery, type HostedLogLine } from "./seat.ts";
 
 export interface SandboxOptions {
-  /** Worker threads; default: the cores but one (at least one), so the event loop keeps a core. */
+  /** Worker threads always running; default: the cores but one (the event loop keeps a core), at least two. */
   workers?: number;
+  /**
+   * Workers at most (default twice the cores, at least 4): each match's seats get a worker of their
+   * own while there are fewer matches than this, so a bot that spends its whole budget stalls only
+   * its own match; past it, matches share (a worker per match costs throughput: on 2 cores, 40
+   * seats decide ~2.5× slower spread over 32 workers than over 2). A worker costs ~14 MiB; one beyond `workers` ends after idleWorkerMs idle.
+   */
+  maxWorkers?: number;
+  /** How long a worker beyond `workers` stays idle before it ends (default 30 s). */
+  idleWorkerMs?: number;
   limits?: Partial<SandboxLimits>;
   /** How far past a call's budget a silent worker is presumed stuck and replaced. */
   graceMs?: number;
@@ -39,21 +48,28 @@ export interface SandboxStats {
 export interface Sandbox {
   readonly limits: SandboxLimits;
   /** A fresh context running `code` (a bundle from bundleBot). Rejects with SandboxOpenError if it cannot load. */
-  open(code: string, options?: { botId?: string | null }): Promise<HostedSeat>;
+  /** `group`: contexts of one group (a match's seats) share a worker (SandboxPool.pick). */
+  open(code: string, options?: { botId?: string | null; group?: string | null }): Promise<HostedSeat>;
   stats(): Promise<SandboxStats>;
   close(): Promise<void>;
 }
 
+/** The pool's worker threads start at the first `open` (an app that never hosts a bot starts none). */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limits = Object.freeze(resolveLimits(options.limits));
-  const pool = new SandboxPool(options.workers ?? Math.max(1, availableParallelism() - 1), options.graceMs ?? 1_000);
+  const workers = options.workers ?? Math.max(2, availableParallelism() - 1);
+  const maxWorkers = Math.max(workers, options.maxWorkers ?? Math.max(4, 2 * availableParallelism()));
+  let started: SandboxPool | null = null;
+  const pool = () => (started ??= new SandboxPool(workers, maxWorkers, options.graceMs ?? 1_000, options.idleWorkerMs ?? 30_000));
   return {
     limits,
-    open: (code, openOptions = {}) => HostedSeat.open(pool, code, limits, openOptions.botId ?? null),
+    open: (code, openOptions = {}) => HostedSeat.open(pool(), code, limits, openOptions.botId ?? null, openOptions.group ?? null),
     async stats() {
-      const stats: SandboxStats = { workers: pool.size, contexts: 0, heapBytes: 0, workerReplacements: pool.replacements };
-      for (let slot = 0; slot < pool.size; slot++) {
-        const reply = await pool.request(slot, { op: "stats" });
+      const live = started?.liveSlots() ?? [];
+      const stats: SandboxStats = { workers: live.length, contexts: 0, heapBytes: 0, workerReplacements: started?.replacements ?? 0 };
+      if (!started) return stats;
+      for (const slot of live) {
+        const reply = await started.request(slot, { op: "stats" });
         if (reply.ok && reply.stats) {
           stats.contexts += reply.stats.contexts;
           stats.heapBytes += reply.stats.heapBytes;
@@ -61,6 +77,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       return stats;
     },
-    close: () => pool.close(),
+    close: async () => {
+      await started?.close();
+    },
   };
 }

@@ -7,8 +7,8 @@ export interface SandboxLimits {
   /** CPU time (sandbox time, not queue time) one decide() may use when the caller names no budget. */
   decisionMs: number;
   /**
-   * CPU time to load the bot (its script's top-level code, the SDK's evaluator tables included:
-   * about 200 ms in QuickJS), once per match.
+   * CPU time to load the bot (its script's top-level code; the SDK's evaluator tables are handed
+   * in already built: the starter bot loads in ~50 ms), once per match.
    */
   loadMs: number;
   /** CPU time a hook (onHandStarted, onMatchEnded …) or the bot's top-level code may use. */

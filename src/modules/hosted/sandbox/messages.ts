@@ -9,7 +9,8 @@ export type FailureKind =
   | "exception" // threw (decide, a hook, or the file's top-level code)
   | "illegal" // answered something that is not a legal action of the request
   | "crashed" // the worker running it had to be replaced (the context was lost)
-  | "disabled"; // folded for the rest of the match after repeated failures
+  | "disabled" // folded for the rest of the match after repeated failures
+  | "preempted"; // stopped to free a shared worker (never the bot's failure: its seat re-runs the call on a worker of its own)
 
 export interface GuestLogLine {
   level: "debug" | "info" | "warn" | "error";
@@ -17,6 +18,8 @@ export interface GuestLogLine {
 }
 
 export type ToWorker =
+  /** First message to a worker: the shared word the pool writes a call's id into to stop it (SandboxPool.preemptLongCalls). */
+  | { op: "preempt-flag"; flag: SharedArrayBuffer }
   | { op: "open"; id: number; contextId: number; code: string; limits: SandboxLimits }
   | { op: "call"; id: number; contextId: number; message: string; budgetMs: number; nowMs: number }
   | { op: "close"; id: number; contextId: number }

@@ -52,6 +52,8 @@ export class HostedSeat {
   private handNumber: number | null = null;
   private closed = false;
   private released = false;
+  /** Moved off a shared worker (it held up another match): it has a worker to itself from then on. */
+  private alone = false;
   failures = 0;
   disabled = false;
 
@@ -60,10 +62,12 @@ export class HostedSeat {
     private readonly code: string,
     private readonly limits: SandboxLimits,
     readonly botId: string | null,
+    /** Contexts of one group share a worker (SandboxPool.pick): a match's seats. */
+    private readonly group: string | null,
   ) {}
 
-  static async open(pool: SandboxPool, code: string, limits: SandboxLimits, botId: string | null): Promise<HostedSeat> {
-    const seat = new HostedSeat(pool, code, limits, botId);
+  static async open(pool: SandboxPool, code: string, limits: SandboxLimits, botId: string | null, group: string | null): Promise<HostedSeat> {
+    const seat = new HostedSeat(pool, code, limits, botId, group);
     const reply = await seat.load();
     if (!reply.ok) throw new SandboxOpenError(reply.kind, reply.message, reply.logs);
     return seat;
@@ -106,14 +110,17 @@ export class HostedSeat {
   }
 
   private async load(): Promise<FromWorker> {
-    this.slot = this.pool.pick();
+    this.slot = this.alone ? this.pool.pickAlone() : this.pool.pick(this.group);
     this.generation = this.pool.generation(this.slot);
-    this.pool.adjustContexts(this.slot, this.generation, 1);
+    this.pool.adjustContexts(this.slot, this.generation, 1, this.group);
     const reply = await this.pool.request(this.slot, { op: "open", contextId: this.contextId, code: this.code, limits: this.limits }, this.limits.loadMs).catch(
       (error): FromWorker => ({ id: 0, ok: false, ms: 0, logs: [], kind: "crashed", message: String((error as Error).message) }),
     );
     this.keep(reply.logs);
-    if (!reply.ok) this.pool.adjustContexts(this.slot, this.generation, -1);
+    if (!reply.ok) {
+      this.pool.adjustContexts(this.slot, this.generation, -1, this.group);
+      this.pool.retireIfIdle(this.slot, this.generation);
+    }
     return reply;
   }
 
@@ -127,7 +134,7 @@ export class HostedSeat {
     let reply: FromWorker;
     try {
       if (this.pool.generation(this.slot) !== this.generation) throw new WorkerLost(false);
-      reply = await this.pool.request(this.slot, { op: "call", contextId: this.contextId, message, budgetMs, nowMs }, budgetMs);
+      reply = await this.pool.request(this.slot, { op: "call", contextId: this.contextId, message, budgetMs, nowMs }, budgetMs, { contextId: this.contextId, group: this.group });
     } catch (error) {
       if (!(error instanceof WorkerLost)) return { ok: false, ms: 0, kind: "crashed", message: String((error as Error).message) };
       if (error.culprit) return { ok: false, ms: budgetMs, kind: "timeout", message: `${error.message} (it ran past its ${budgetMs} ms budget)` };
@@ -138,7 +145,26 @@ export class HostedSeat {
       return this.run(message, budgetMs, nowMs, true);
     }
     this.keep(reply.logs);
+    if (!reply.ok && reply.kind === "preempted") return this.runAlone(message, budgetMs, reply.ms, nowMs);
     return reply.ok ? { ok: true, ms: reply.ms, result: reply.result } : { ok: false, ms: reply.ms, kind: reply.kind, message: reply.message };
+  }
+
+  /**
+   * The call held up another match on a shared worker and was stopped there: the bot moves to a
+   * worker of its own (a fresh context: its memory from before is gone, as when a worker is
+   * replaced) and the call runs again with the rest of its budget. It stays alone for the match.
+   */
+  private async runAlone(message: string, budgetMs: number, spentMs: number, nowMs: number): Promise<Outcome> {
+    this.hostLine("warn", "a call ran long while another match's bot waited for the same worker: this bot moved to a worker of its own (its context was reopened there, its memory from before is gone) and the call ran again with the rest of its budget");
+    await this.release();
+    this.released = false;
+    this.alone = true;
+    const reopened = await this.load();
+    if (!reopened.ok) return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+    if (spentMs >= budgetMs) return { ok: false, ms: spentMs, kind: "timeout", message: "its budget was spent before it was moved" };
+    // The time it ran before it was stopped counts: one budget for the call, wherever it ran.
+    const outcome = await this.run(message, budgetMs - spentMs, nowMs, true);
+    return { ...outcome, ms: outcome.ms + spentMs };
   }
 
   private fail(kind: FailureKind, message: string): { ok: false; kind: FailureKind; message: string } {
@@ -165,7 +191,9 @@ export class HostedSeat {
     if (this.released) return;
     this.released = true;
     if (this.pool.generation(this.slot) !== this.generation) return;
-    this.pool.adjustContexts(this.slot, this.generation, -1);
+    this.pool.adjustContexts(this.slot, this.generation, -1, this.group);
     await this.pool.request(this.slot, { op: "close", contextId: this.contextId }).catch(() => undefined);
+    if (this.alone) this.pool.share(this.slot, this.generation);
+    this.pool.retireIfIdle(this.slot, this.generation);
   }
 }

@@ -5,22 +5,49 @@
  */
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
+import { setThreadNice } from "../../../lib/thread-priority.ts";
+import { threadCpuClock } from "./cpu-clock.ts";
 import { GuestContext, GuestFailure } from "./guest-context.ts";
 import type { FromWorker, ToWorker } from "./messages.ts";
 
 declare const self: Worker;
 
 const module = await newQuickJSWASMModuleFromVariant(variant);
-const contexts = new Map<number, GuestContext>();
+const cpu = threadCpuClock();
 
-function handle(message: ToWorker): FromWorker {
+// A guest's long call (a bot thinking for seconds, or looping to its budget) runs at a lower OS
+// priority, so the event loop and the other workers' bots keep their cores; its budget is CPU time,
+// so it loses nothing by waiting. Raising back needs CAP_SYS_NICE: without it the worker stays
+// lowered (its own matches only).
+/** The nice value of a worker thread while a guest's call runs long. */
+const LONG_CALL_NICE = 19;
+let lowered = false;
+function lowerPriority(): void {
+  if (!lowered) lowered = setThreadNice(LONG_CALL_NICE);
+}
+function restorePriority(): void {
+  if (lowered) lowered = !setThreadNice(0);
+}
+
+const contexts = new Map<number, GuestContext>();
+/** Holds the id of a call the pool wants stopped (another match waits behind it); see guest-context.ts. */
+let preemptFlag: Int32Array | null = null;
+
+/** Below this, a call's wall time is reported as is (an upper bound of its CPU time, and free to read). */
+const WALL_IS_CLOSE_ENOUGH_MS = 5;
+
+function handle(message: Exclude<ToWorker, { op: "preempt-flag" }>): FromWorker {
   const started = performance.now();
-  const ms = () => performance.now() - started;
   let context: GuestContext | undefined;
+  // Sandbox time: the CPU time the guest used (what its budget counts), not the time it waited for a core.
+  const ms = () => {
+    const wall = performance.now() - started;
+    return wall < WALL_IS_CLOSE_ENOUGH_MS || !context ? wall : Math.min(wall, context.cpuUsedMs());
+  };
   try {
     switch (message.op) {
       case "open": {
-        context = new GuestContext(module, message.limits);
+        context = new GuestContext(module, message.limits, cpu, lowerPriority, () => preemptFlag);
         contexts.set(message.contextId, context);
         context.load(message.code);
         return { id: message.id, ok: true, ms: ms(), logs: context.takeLogs() };
@@ -28,7 +55,7 @@ function handle(message: ToWorker): FromWorker {
       case "call": {
         context = contexts.get(message.contextId);
         if (!context) return { id: message.id, ok: false, ms: 0, logs: [], kind: "crashed", message: "no such context (lost with a replaced worker)" };
-        const result = context.call(message.message, message.budgetMs, message.nowMs);
+        const result = context.call(message.message, message.budgetMs, message.nowMs, message.id);
         return { id: message.id, ok: true, ms: ms(), logs: context.takeLogs(), result };
       }
       case "close":
@@ -62,6 +89,12 @@ function closeQuietly(contextId: number): void {
 }
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
-  self.postMessage(handle(event.data));
+  if (event.data.op === "preempt-flag") {
+    preemptFlag = new Int32Array(event.data.flag);
+    return;
+  }
+  const reply = handle(event.data);
+  restorePriority();
+  self.postMessage(reply);
 };
 self.postMessage({ ready: true });

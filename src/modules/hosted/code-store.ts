@@ -1,0 +1,61 @@
+/**
+ * What the tables read and write about hosted bots' code (issue 27): which version of each bot a
+ * match pins, the code of a pinned version (a resumed match reopens it), and the log rows a match
+ * leaves (GET /api/bots/:botId/logs reads them). Free functions over the database, used by the
+ * match host; the upload routes write bot_code_versions.
+ */
+import { and, desc, eq, inArray, max, or } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { botCodeVersions, hostedLogs } from "../../db/schema";
+
+/** A version of a bot's code as a match runs it: `bundled` is the script the sandbox loads. */
+export interface CodeVersion {
+  version: number;
+  bundled: string;
+}
+
+/** The current (highest) version of each of these bots that has one: a bot with a version is hosted. */
+export async function currentCodeVersions(db: Queryable, botIds: string[]): Promise<Map<string, CodeVersion>> {
+  if (botIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([botCodeVersions.botId], { botId: botCodeVersions.botId, version: botCodeVersions.version, bundled: botCodeVersions.bundled })
+    .from(botCodeVersions)
+    .where(inArray(botCodeVersions.botId, [...new Set(botIds)]))
+    .orderBy(botCodeVersions.botId, desc(botCodeVersions.version));
+  return new Map(rows.map((r) => [r.botId, { version: r.version, bundled: r.bundled }]));
+}
+
+/** The current version number of each of these bots that has one (the owner's views show it). */
+export async function currentVersionNumbers(db: Queryable, botIds: string[]): Promise<Map<string, number>> {
+  if (botIds.length === 0) return new Map();
+  const rows = await db
+    .select({ botId: botCodeVersions.botId, version: max(botCodeVersions.version) })
+    .from(botCodeVersions)
+    .where(inArray(botCodeVersions.botId, [...new Set(botIds)]))
+    .groupBy(botCodeVersions.botId);
+  return new Map(rows.map((row) => [row.botId, row.version!]));
+}
+
+/** Which of these bots are hosted (have a version), without reading their code. */
+export async function hostedBots(db: Queryable, botIds: string[]): Promise<Set<string>> {
+  return new Set((await currentVersionNumbers(db, botIds)).keys());
+}
+
+/** The code of the versions a match pinned (botId → its pinned version's code), for a resumed match. */
+export async function pinnedCodeVersions(db: Queryable, pins: Array<{ botId: string; version: number }>): Promise<Map<string, CodeVersion>> {
+  if (pins.length === 0) return new Map();
+  const rows = await db
+    .select({ botId: botCodeVersions.botId, version: botCodeVersions.version, bundled: botCodeVersions.bundled })
+    .from(botCodeVersions)
+    .where(or(...pins.map((p) => and(eq(botCodeVersions.botId, p.botId), eq(botCodeVersions.version, p.version)))));
+  return new Map(rows.map((r) => [r.botId, { version: r.version, bundled: r.bundled }]));
+}
+
+/** One line of a hosted bot's log in a match. */
+export type HostedLogRow = typeof hostedLogs.$inferInsert;
+
+/** Appends log rows (one statement; nothing to do for none). */
+export async function appendHostedLogs(db: Db | Queryable, rows: HostedLogRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(hostedLogs).values(rows);
+}

@@ -1,0 +1,148 @@
+/**
+ * Hosted bots' code and logs as their owner sees them (issue 27): an upload is validated (built,
+ * loaded and smoke-tested in the sandbox) before anything is stored, then kept as the bot's next
+ * version; versions, sources and logs are read by the owner only. (Playing them is match-host's.)
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { anyOf, type Db } from "../../db";
+import { botCodeVersions, bots, hostedLogs } from "../../db/schema";
+import type { Clock } from "../../lib/clock";
+import { errors } from "../../lib/errors";
+import { ascending, descending, keysetPage, PAGE, type Page } from "../../lib/paging";
+import { refuseIfRetired, type Bots } from "../bots/service";
+import type { Sandbox } from "./sandbox";
+import { validateUpload } from "./upload";
+import { currentVersionNumbers } from "./code-store";
+
+export interface UploadedCode {
+  botId: string;
+  version: number;
+  sha256: string;
+  bytes: number;
+  createdAt: string;
+}
+
+export interface CodeVersionView {
+  version: number;
+  sha256: string;
+  bytes: number;
+  language: "ts" | "js";
+  createdAt: string;
+  current: boolean;
+}
+
+export interface HostedLogView {
+  id: number;
+  matchId: string;
+  version: number;
+  handNumber: number | null;
+  kind: "log" | "failure" | "host";
+  failure: string | null;
+  level: string | null;
+  message: string;
+  createdAt: string;
+}
+
+/** Newest first: the first row of a bot's list is its current version. */
+const NEWEST_VERSION_FIRST = [descending(botCodeVersions.version)];
+/** A match's lines in the order they were written. */
+const OLDEST_LINE_FIRST = [ascending(hostedLogs.id)];
+
+export class HostedCode {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly sandbox: Sandbox,
+    private readonly owners: Bots,
+  ) {}
+
+  /**
+   * PUT /api/bots/:botId/code. The owner and the bot are checked first (no sandbox time for a
+   * stranger), then the file is validated outside any transaction (it takes the sandbox a few
+   * hundred ms); the version is numbered under the bot's row lock, which a retirement takes too,
+   * so two uploads get consecutive numbers and none lands on a bot retired meanwhile.
+   */
+  async upload(developerId: string, botId: string, body: Uint8Array | string, contentType: string | null): Promise<UploadedCode> {
+    const bot = await this.owners.findOwned(developerId, botId);
+    refuseIfRetired(bot);
+    if (bot.strategy) throw errors.conflict("BUILT_IN_BOT", "A built-in bot is played by the service by its strategy: it takes no code");
+    const file = await validateUpload(body, this.sandbox, contentType);
+    const createdAt = new Date(this.clock.now());
+    const [row] = await this.db.transaction(async (tx) => {
+      const [locked] = await tx.select({ retiredAt: bots.retiredAt }).from(bots).where(eq(bots.id, botId)).for("update");
+      refuseIfRetired({ ...bot, retiredAt: locked.retiredAt?.toISOString() ?? null });
+      return tx
+        .insert(botCodeVersions)
+        .values({
+          botId,
+          version: sql`(select coalesce(max(version), 0) + 1 from bot_code_versions where bot_id = ${botId})`,
+          sha256: file.sha256,
+          bytes: file.bytes,
+          language: file.language,
+          source: file.source,
+          bundled: file.bundled,
+          createdAt,
+        })
+        .returning({ version: botCodeVersions.version });
+    });
+    return { botId, version: row.version, sha256: file.sha256, bytes: file.bytes, createdAt: createdAt.toISOString() };
+  }
+
+  /** GET /api/bots/:botId/code: the versions, newest first (the first is current). */
+  async versions(developerId: string, botId: string, page: { limit?: number; after?: number }): Promise<Page<CodeVersionView, number>> {
+    await this.owners.findOwned(developerId, botId);
+    const query = this.db
+      .select({ version: botCodeVersions.version, sha256: botCodeVersions.sha256, bytes: botCodeVersions.bytes, language: botCodeVersions.language, createdAt: botCodeVersions.createdAt })
+      .from(botCodeVersions)
+      .$dynamic();
+    const found = await keysetPage(
+      query,
+      { where: eq(botCodeVersions.botId, botId), order: NEWEST_VERSION_FIRST, limit: page.limit ?? PAGE.default, after: page.after === undefined ? undefined : [page.after] },
+      (last) => String(last.version),
+    );
+    const current = page.after === undefined ? found.items[0]?.version : (await currentVersionNumbers(this.db, [botId])).get(botId);
+    return {
+      items: found.items.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), current: row.version === current })),
+      next: found.next === null ? null : Number(found.next),
+    };
+  }
+
+  /** GET /api/bots/:botId/code/:version: the file as uploaded, and what it was uploaded as. */
+  async source(developerId: string, botId: string, version: number): Promise<{ source: string; language: "ts" | "js"; sha256: string }> {
+    await this.owners.findOwned(developerId, botId);
+    const [row] = await this.db
+      .select({ source: botCodeVersions.source, language: botCodeVersions.language, sha256: botCodeVersions.sha256 })
+      .from(botCodeVersions)
+      .where(and(eq(botCodeVersions.botId, botId), eq(botCodeVersions.version, version)));
+    if (!row) throw errors.notFound("Code version");
+    return row;
+  }
+
+  /**
+   * GET /api/bots/:botId/logs: one match's lines, oldest first (the match asked for, else the
+   * newest one the bot logged in). The page's cursor is a line id; the next page names the match,
+   * so a newer match starting meanwhile does not switch it.
+   */
+  async logs(developerId: string, botId: string, query: { matchId?: string; limit?: number; after?: number }): Promise<{ matchId: string | null; page: Page<HostedLogView> }> {
+    await this.owners.findOwned(developerId, botId);
+    const matchId = query.matchId ?? (await this.newestLoggedMatch(botId));
+    if (matchId === null) return { matchId: null, page: { items: [], next: null } };
+    const found = await keysetPage(
+      this.db.select().from(hostedLogs).$dynamic(),
+      { where: and(eq(hostedLogs.botId, botId), eq(hostedLogs.matchId, matchId)), order: OLDEST_LINE_FIRST, limit: query.limit ?? PAGE.default, after: query.after === undefined ? undefined : [query.after] },
+      (last) => String(last.id),
+    );
+    const items = found.items.map(({ botId: _botId, createdAt, ...line }) => ({ ...line, createdAt: createdAt.toISOString() }));
+    return { matchId, page: { items, next: found.next } };
+  }
+
+  /** Bots that are hosted (have a version) → their current version, for the owner's views of bots. */
+  currentVersions(botIds: string[]): Promise<Map<string, number>> {
+    return currentVersionNumbers(this.db, botIds);
+  }
+
+  private async newestLoggedMatch(botId: string): Promise<string | null> {
+    const [newest] = await this.db.select({ matchId: hostedLogs.matchId }).from(hostedLogs).where(eq(hostedLogs.botId, botId)).orderBy(desc(hostedLogs.id)).limit(1);
+    return newest?.matchId ?? null;
+  }
+}

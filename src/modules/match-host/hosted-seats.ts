@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db";
+import type { Clock } from "../../lib/clock";
+import { askComputedWithActionClock, type AskBot, type TimeBankPolicy } from "../action-clock/service";
+import { assertLease, type FenceToken } from "../cluster/lease";
+import { currentCodeVersions, pinnedCodeVersions, type CodeVersion } from "../hosted/code-store";
+import type { HostedPlay, MatchPlayers } from "../hosted/players";
+import type { ServerMessage } from "../protocol/gateway";
+import type { PlayerAction } from "../../poker/hand-types";
+import { seatsInOrder, type TableRuntime } from "./runtime";
+
+/**
+ * A table's hosted seats for one run of its match (issue 27, docs/HOSTED.md). At a match's start
+ * every seat that is not a built-in and whose bot has uploaded code is hosted: its current version
+ * is pinned (seats.code_version; match_players.code_version at the end), so an upload during the
+ * match applies from the next one. A resumed match (resume.ts) reopens the pinned versions in
+ * fresh contexts: what the bot kept in memory is lost, as for a remote bot that reconnects.
+ */
+export async function openHostedSeats(db: Db, play: HostedPlay, table: TableRuntime, resuming: boolean, fence: FenceToken | null): Promise<MatchPlayers | null> {
+  const candidates = seatsInOrder(table).filter((seat) => seat.strategy === null);
+  let code: Map<string, CodeVersion>;
+  if (resuming) {
+    code = await pinnedCodeVersions(db, candidates.filter((s) => s.codeVersion !== null).map((s) => ({ botId: s.botId, version: s.codeVersion! })));
+  } else {
+    code = await currentCodeVersions(db, candidates.map((s) => s.botId));
+    const pinned = candidates.filter((seat) => code.has(seat.botId)).map((seat) => ({ id: seat.seatId, version: code.get(seat.botId)!.version }));
+    if (pinned.length > 0) await pinVersions(db, table.tableId, pinned, fence);
+    for (const seat of candidates) seat.codeVersion = code.get(seat.botId)?.version ?? null;
+  }
+  if (code.size === 0) return null;
+  return play.openMatch(
+    [...code].map(([botId, version]) => ({ botId, code: version })),
+    { duplicate: table.config.duplicate === true, matchId: () => table.matchId },
+  );
+}
+
+async function pinVersions(db: Db, tableId: string, pins: Array<{ id: string; version: number }>, fence: FenceToken | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await assertLease(tx, fence, [tableId]);
+    await tx.execute(sql`update seats set code_version = x.version from json_to_recordset(${JSON.stringify(pins)}::json) as x(id text, version int) where seats.id = x.id`);
+  });
+}
+
+/** How a match's seats that are not built in are reached: hosted ones here, the others through the gateway. */
+export function seatChannels(
+  players: MatchPlayers | null,
+  remote: { ask: AskBot; send: (botId: string, message: ServerMessage) => void },
+  clock: Clock,
+  timeBank: TimeBankPolicy,
+): { askBot: AskBot; notify: (botId: string, message: ServerMessage) => void } {
+  if (players === null) return { askBot: remote.ask, notify: remote.send };
+  const askHosted = askComputedWithActionClock(
+    async (seat, request, budgetMs) => {
+      const decision = await players.decide(seat.botId, request, budgetMs, clock.now());
+      return { action: { type: decision.action.action, ...(decision.action.amount === undefined ? {} : { amount: decision.action.amount }) } as PlayerAction, ok: decision.ok, ms: decision.ms };
+    },
+    clock,
+    timeBank,
+  );
+  return {
+    askBot: (table, state, legal, seat) => (players.has(seat.botId) ? askHosted(table, state, legal, seat) : remote.ask(table, state, legal, seat)),
+    notify: (botId, message) => (players.has(botId) ? players.notify(botId, message) : remote.send(botId, message)),
+  };
+}

@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { createSandbox } from "../../src/modules/hosted/sandbox/index.ts";
+import { sampleRequest } from "../../src/modules/hosted/sample.ts";
+import { bundleFile, bundleFixture } from "./support";
+
+const sandbox = createSandbox({ workers: 2, maxWorkers: 4, idleWorkerMs: 0 });
+afterAll(() => sandbox.close());
+
+const starter = await bundleFile(new URL("../../examples/starter-bot.ts", import.meta.url).pathname);
+const looping = await bundleFixture("infinite-loop");
+
+// SandboxPool.pick: a match's seats share a worker, each match gets its own while there are fewer
+// than maxWorkers, and a worker beyond the minimum ends when it holds nothing.
+describe("the sandbox's workers per match", () => {
+  test("a group's contexts share a worker; new groups take empty or new workers up to the maximum; idle extras retire", async () => {
+    const a1 = await sandbox.open(starter, { group: "a" });
+    const a2 = await sandbox.open(starter, { group: "a" });
+    const b = await sandbox.open(starter, { group: "b" });
+    expect((await sandbox.stats()).workers).toBe(2);
+    const c = await sandbox.open(starter, { group: "c" });
+    const d = await sandbox.open(starter, { group: "d" });
+    expect((await sandbox.stats()).workers).toBe(4);
+    // Past the maximum, a new group shares the least loaded worker.
+    const e = await sandbox.open(starter, { group: "e" });
+    const atMost = await sandbox.stats();
+    expect(atMost.workers).toBe(4);
+    expect(atMost.contexts).toBe(6);
+    for (const seat of [c, d, e]) await seat.close();
+    // c's and d's workers were extras (beyond the two that always run): they ended.
+    const after = await sandbox.stats();
+    expect(after.workers).toBe(2);
+    expect(after.contexts).toBe(3);
+    for (const seat of [a1, a2, b]) await seat.close();
+    expect((await sandbox.stats()).contexts).toBe(0);
+  });
+
+  test("a bot looping to its budget in one match does not hold up a decision in another", async () => {
+    const looper = await sandbox.open(looping, { group: "looping-match" });
+    const other = await sandbox.open(starter, { group: "other-match" });
+    const finished: string[] = [];
+    const loop = looper.decide(sampleRequest("flop"), { budgetMs: 1_500 }).then((d) => (finished.push("looper"), d));
+    await Bun.sleep(50); // the loop is running in its worker
+    const decisions = [];
+    for (let i = 0; i < 20; i++) decisions.push(await other.decide({ ...sampleRequest(i % 2 ? "flop" : "preflop"), requestId: `o${i}` }));
+    finished.push("other");
+    const looped = await loop;
+    expect(decisions.filter((d) => d.ok).length).toBe(20);
+    expect(looped.ok ? null : looped.kind).toBe("timeout");
+    // All twenty decisions of the other match were made while the looper was still spending its budget.
+    expect(finished).toEqual(["other", "looper"]);
+    await looper.close();
+    await other.close();
+  });
+});
+
+describe("a long call that holds up another match is moved off the shared worker", () => {
+  test("the looping bot is stopped after ~50 ms, moves to a worker of its own and loops there; the bot beside it decides at once", async () => {
+    const pool = createSandbox({ workers: 2, maxWorkers: 3, idleWorkerMs: 0 });
+    try {
+      const beside = await pool.open(starter, { group: "a" });
+      const b = await pool.open(starter, { group: "b" });
+      const c = await pool.open(starter, { group: "c" });
+      // Three groups on three workers (the maximum): a new group must share one.
+      expect((await pool.stats()).workers).toBe(3);
+      const looper = await pool.open(looping, { group: "x" });
+      await c.close(); // c's worker (an extra) retires: room for one worker of its own
+      expect((await pool.stats()).workers).toBe(2);
+      // Make sure the looper shares a worker with `beside` or `b`: both shared workers hold one context each.
+      const finished: string[] = [];
+      const loop = looper.decide(sampleRequest("flop"), { budgetMs: 1_500 }).then((d) => (finished.push("looper"), d));
+      await Bun.sleep(20);
+      const decisions = [];
+      for (let i = 0; i < 10; i++) {
+        for (const seat of [beside, b]) decisions.push(await seat.decide({ ...sampleRequest(i % 2 ? "flop" : "preflop"), requestId: `s${i}` }));
+      }
+      finished.push("others");
+      const looped = await loop;
+      expect(decisions.filter((d) => d.ok).length).toBe(20);
+      expect(finished).toEqual(["others", "looper"]);
+      expect(looped.ok ? null : looped.kind).toBe("timeout");
+      const moved = looper.logs().filter((line) => line.source === "host" && /moved to a worker of its own/.test(line.text));
+      expect(moved.length).toBe(1);
+      // The looper ran alone on a third worker.
+      expect((await pool.stats()).workers).toBe(3);
+      for (const seat of [beside, b, looper]) await seat.close();
+    } finally {
+      await pool.close();
+    }
+  });
+});
