@@ -74,6 +74,14 @@ test("a first connection to a match already under way says it joined it, not tha
   const house = await createBot(server, token, "runner-late-house", "caller");
   const table = await server.api("POST", "/api/tables", { token, body: { maxPlayers: 2, maxHands: 100_000, actionTimeoutMs: 50 } });
   for (const botId of [mine.botId, house.botId]) await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token, body: { botId } });
+  // Connect only once a hand has been dealt: "running" with hand 0 is a match about to start,
+  // which the SDK rightly reports as seated and started, not as joined under way.
+  let handsPlayed = 0;
+  for (let i = 0; i < 400 && handsPlayed < 1; i++) {
+    handsPlayed = (await server.api("GET", `/api/tables/${table.body.tableId}`, { token })).body.handsPlayed;
+    if (handsPlayed < 1) await Bun.sleep(25);
+  }
+  expect(handsPlayed).toBeGreaterThanOrEqual(1);
   const lines: string[] = [];
   // Thinks 20 ms a turn: the match is surely still on when it reconnects (at full speed it might be over).
   const slow = { ...starterBot, decide: async (state: Parameters<typeof starterBot.decide>[0]) => (await Bun.sleep(20), starterBot.decide(state)) };
