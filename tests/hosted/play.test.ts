@@ -142,6 +142,10 @@ describe("a hosted bot plays without a socket wherever a built-in can", () => {
     expect(count('poker_hosted_decisions_total{outcome="disabled"}')).toBeGreaterThan(0);
     expect(count("poker_hosted_decision_seconds_count")).toBeGreaterThan(3);
     expect(count("poker_hosted_contexts")).toBe(0);
+    // Read from the sandbox's own totals (pool.test.ts shows a preemption counted).
+    const { preemptions, workerReplacements } = h.app.services.sandbox.counts();
+    expect(count("poker_hosted_preemptions_total")).toBe(preemptions);
+    expect(count("poker_hosted_worker_replacements_total")).toBe(workerReplacements);
     expect(scraped).not.toContain(looping);
     await h.expectAuditClean();
   });

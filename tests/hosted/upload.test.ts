@@ -4,7 +4,7 @@ import * as sdk from "@poker-bots/sdk";
 import { AppError } from "../../src/lib/errors.ts";
 import { sampleHandStarted, sampleMatchStarted, sampleRequest } from "../../src/modules/hosted/sample.ts";
 import * as pure from "../../src/modules/hosted/sandbox/sdk-pure.ts";
-import { bundleBot, createSandbox, type Sandbox } from "../../src/modules/hosted/sandbox/index.ts";
+import { bundleBot, createSandbox, MatchLogBudget, type Sandbox } from "../../src/modules/hosted/sandbox/index.ts";
 import { MAX_SOURCE_BYTES, validateUpload } from "../../src/modules/hosted/upload.ts";
 import { bundleFixture, FIXTURES } from "./support.ts";
 
@@ -108,8 +108,34 @@ describe("the hosted SDK", () => {
       if (!built.ok) throw new Error("build");
       const seat = await limited.open(built.code);
       await seat.decide(sampleRequest("flop"));
-      const bot = seat.logs().filter((l) => l.source === "bot");
-      expect(bot.map((l) => l.text)).toEqual(["line 0", "line 1", "line 2", expect.stringContaining("log limit reached")]);
+      await seat.decide(sampleRequest("flop"));
+      expect(seat.logs().map((l) => [l.source, l.text])).toEqual([
+        ["bot", "line 0"],
+        ["bot", "line 1"],
+        ["bot", "line 2"],
+        ["host", "log limit reached (3 lines or 64 KiB per match): later lines are dropped"],
+      ]);
+      await seat.close();
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("the two copies of a duplicate match share one log budget: the match keeps the limit's lines, not twice as many", async () => {
+    const limited = createSandbox({ workers: 1, limits: { logLinesPerMatch: 5 } });
+    try {
+      const built = await bundleBot(`import { defineBot, check } from "@poker-bots/sdk";
+        let n = 0;
+        export default defineBot({ decide() { n++; for (let i = 0; i < 3; i++) console.log("call", n, "line", i); return check(); } });`);
+      if (!built.ok) throw new Error("build");
+      const budget = new MatchLogBudget(limited.limits);
+      const copies = [await limited.open(built.code, { logBudget: budget }), await limited.open(built.code, { logBudget: budget })];
+      for (let round = 0; round < 3; round++) for (const copy of copies) await copy.decide(sampleRequest("flop"));
+      const lines = copies.flatMap((copy) => copy.logs());
+      // Copy 1's first call (3 lines), copy 2's first call (2 of its 3), then one limit line; nothing after.
+      expect(lines.filter((l) => l.source === "bot").map((l) => l.text)).toEqual(["call 1 line 0", "call 1 line 1", "call 1 line 2", "call 1 line 0", "call 1 line 1"]);
+      expect(lines.filter((l) => l.source === "host").map((l) => l.text)).toEqual(["log limit reached (5 lines or 64 KiB per match): later lines are dropped"]);
+      for (const copy of copies) await copy.close();
     } finally {
       await limited.close();
     }

@@ -14,7 +14,7 @@ import type { ActionRequestMessage, ServerMessage } from "@poker-bots/protocol";
 import type { Action } from "@poker-bots/sdk/actions";
 import type { Db } from "../../db";
 import { appendHostedLogs, type CodeVersion, type HostedLogRow } from "./code-store";
-import { SandboxOpenError, type FailureKind, type HostedLogLine, type HostedSeat, type Sandbox } from "./sandbox";
+import { MatchLogBudget, SandboxOpenError, type FailureKind, type HostedLogLine, type HostedSeat, type Sandbox } from "./sandbox";
 
 /** A decision's outcome as counted (metrics): its answer was used, or why not. */
 export type DecisionOutcome = "ok" | FailureKind;
@@ -56,7 +56,9 @@ export class HostedPlay {
     const group = `match-${++this.matchesOpened}`;
     const players = await Promise.all(
       seats.map(async (plan) => {
-        const copies = await Promise.all(Array.from({ length: options.duplicate ? 2 : 1 }, () => this.openContext(plan, group)));
+        // One log budget per bot per match, whichever copy or context spends it.
+        const logBudget = new MatchLogBudget(this.sandbox.limits);
+        const copies = await Promise.all(Array.from({ length: options.duplicate ? 2 : 1 }, () => this.openContext(plan, group, logBudget)));
         return new HostedPlayer(plan, copies.map((c) => c.seat), copies.flatMap((c) => c.problems));
       }),
     );
@@ -72,16 +74,16 @@ export class HostedPlay {
     return new Date(this.now());
   }
 
-  private async openContext(plan: HostedSeatPlan, group: string, attempt = 1): Promise<{ seat: HostedSeat | null; problems: HostedLogLine[] }> {
+  private async openContext(plan: HostedSeatPlan, group: string, logBudget: MatchLogBudget, attempt = 1): Promise<{ seat: HostedSeat | null; problems: HostedLogLine[] }> {
     try {
-      const seat = await this.sandbox.open(plan.code.bundled, { botId: plan.botId, group });
+      const seat = await this.sandbox.open(plan.code.bundled, { botId: plan.botId, group, logBudget });
       this.openContexts += 1;
       return { seat, problems: [] };
     } catch (error) {
       const kind: FailureKind = error instanceof SandboxOpenError ? error.kind : "crashed";
       // Its code loaded at upload: a load that times out or loses its worker is most likely the node's
       // doing (a worker still cold, a busy machine just after a restart), so it gets a second try.
-      if (attempt === 1 && (kind === "timeout" || kind === "crashed")) return this.openContext(plan, group, 2);
+      if (attempt === 1 && (kind === "timeout" || kind === "crashed")) return this.openContext(plan, group, logBudget, 2);
       this.log(`hosted bot ${plan.botId} v${plan.code.version} could not be loaded (${kind}): it folds this match`, error);
       const logs = error instanceof SandboxOpenError ? error.logs.map((line): HostedLogLine => ({ ...line, source: "bot", handNumber: null })) : [];
       return { seat: null, problems: [...logs, { level: "error", text: `the bot could not be loaded (${kind}): ${(error as Error).message}; it folds this match`, source: "host", handNumber: null, kind }] };

@@ -93,6 +93,9 @@ export function instrument(metrics: Metrics, services: Instrumented, bus: Pick<B
     if (outcome !== "disabled") metrics.hostedDecisionTime.observe(ms / 1000);
   });
   metrics.sampled("poker_hosted_contexts", "Sandbox contexts open for hosted seats of matches on this node", [], () => [[{}, hostedPlay.openContexts]]);
+  const { sandbox } = hostedPlay;
+  metrics.sampledCounter("poker_hosted_preemptions_total", "Hosted bots' calls stopped because they held up another match's bot on a shared worker (each seat then moved to a worker of its own)", () => sandbox.counts().preemptions);
+  metrics.sampledCounter("poker_hosted_worker_replacements_total", "Sandbox worker threads replaced (a worker that hung past a call's hard limit, or crashed)", () => sandbox.counts().workerReplacements);
 
   observeRetries((cause) => metrics.dbRetries.inc({ cause }));
   metrics.sampled("poker_nats_connected", "1 while this node reaches the NATS server (a single process without NATS reports 1)", [], () => [[{}, (bus?.reachable ?? true) ? 1 : 0]]);

@@ -103,6 +103,21 @@ export class Metrics {
     });
   }
 
+  /** A counter read at scrape time from a running total kept elsewhere (it only grows). */
+  sampledCounter(name: string, help: string, read: () => number): void {
+    let counted = 0;
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        const total = read();
+        if (total > counted) this.inc(total - counted);
+        counted = Math.max(counted, total);
+      },
+    });
+  }
+
   text(): Promise<string> {
     return this.registry.metrics();
   }

@@ -6,7 +6,7 @@
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import { EVALUATOR_TABLES } from "@poker-bots/core/evaluator-tables";
-import type { SandboxLimits } from "./limits.ts";
+import { MatchLogBudget, type SandboxLimits } from "./limits.ts";
 import type { CpuClock } from "./cpu-clock.ts";
 import type { FailureKind, GuestAnswer, GuestLogLine } from "./messages.ts";
 
@@ -98,8 +98,7 @@ export class GuestContext {
   private callId = 0;
   private nowMs = Date.now();
   private pending: GuestLogLine[] = [];
-  private logBytes = 0;
-  private logLines = 0;
+  private readonly logBudget: MatchLogBudget;
   private logFull = false;
 
   constructor(
@@ -111,6 +110,7 @@ export class GuestContext {
     /** The pool's preempt word: when it holds the running call's id, the call stops (kind `preempted`). */
     private readonly preemptFlag: () => Int32Array | null = () => null,
   ) {
+    this.logBudget = new MatchLogBudget(limits);
     this.runtime = module.newRuntime();
     this.runtime.setMemoryLimit(limits.memoryBytes);
     this.runtime.setMaxStackSize(limits.stackBytes);
@@ -309,14 +309,14 @@ export class GuestContext {
     if (this.logFull) return;
     const level = this.boundedString(levelHandle, 10) ?? "info";
     const text = this.boundedString(textHandle, this.limits.logLineChars) ?? "";
-    const bytes = text.length + 16;
-    if (this.logLines + 1 > this.limits.logLinesPerMatch || this.logBytes + bytes > this.limits.logBytesPerMatch) {
+    // This context's own count keeps its memory bounded; the seat's budget (HostedSeat) decides
+    // what the match keeps across copies and reopened contexts.
+    const verdict = this.logBudget.admit(text);
+    if (verdict !== "kept") {
       this.logFull = true;
-      this.pending.push({ level: "warn", text: `log limit reached (${this.limits.logLinesPerMatch} lines or ${this.limits.logBytesPerMatch >> 10} KiB per match): later lines are dropped` });
+      if (verdict === "limit") this.pending.push({ level: "warn", text: this.logBudget.limitLine() });
       return;
     }
-    this.logLines++;
-    this.logBytes += bytes;
     this.pending.push({ level: LEVELS.has(level) ? (level as GuestLogLine["level"]) : "info", text });
   }
 }

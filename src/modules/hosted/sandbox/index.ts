@@ -11,12 +11,12 @@
  * The limits are the sandbox's, the same for every seat it opens (docs/HOSTED.md).
  */
 import { availableParallelism } from "node:os";
-import { resolveLimits, type SandboxLimits } from "./limits.ts";
+import { resolveLimits, type MatchLogBudget, type SandboxLimits } from "./limits.ts";
 import { SandboxPool } from "./pool.ts";
 import { HostedSeat } from "./seat.ts";
 
 export { bundleBot, type BuildProblem, type BuildResult } from "./bundle.ts";
-export { DEFAULT_LIMITS, type SandboxLimits } from "./limits.ts";
+export { DEFAULT_LIMITS, MatchLogBudget, type SandboxLimits } from "./limits.ts";
 export type { FailureKind } from "./messages.ts";
 export { HostedSeat, SandboxOpenError, type Decision, type DecideOptions, type Delivery, type HostedLogLine } from "./seat.ts";
 
@@ -49,8 +49,11 @@ export interface Sandbox {
   readonly limits: SandboxLimits;
   /** A fresh context running `code` (a bundle from bundleBot). Rejects with SandboxOpenError if it cannot load. */
   /** `group`: contexts of one group (a match's seats) share a worker (SandboxPool.pick). */
-  open(code: string, options?: { botId?: string | null; group?: string | null }): Promise<HostedSeat>;
+  /** `logBudget`: the bot's log budget for the match, shared by a duplicate match's two copies (default: the seat's own). */
+  open(code: string, options?: { botId?: string | null; group?: string | null; logBudget?: MatchLogBudget }): Promise<HostedSeat>;
   stats(): Promise<SandboxStats>;
+  /** Counts since the sandbox started, read without asking the workers (metrics). */
+  counts(): { preemptions: number; workerReplacements: number };
   close(): Promise<void>;
 }
 
@@ -63,7 +66,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const pool = () => (started ??= new SandboxPool(workers, maxWorkers, options.graceMs ?? 1_000, options.idleWorkerMs ?? 30_000));
   return {
     limits,
-    open: (code, openOptions = {}) => HostedSeat.open(pool(), code, limits, openOptions.botId ?? null, openOptions.group ?? null),
+    open: (code, openOptions = {}) => HostedSeat.open(pool(), code, limits, openOptions.botId ?? null, openOptions.group ?? null, openOptions.logBudget),
+    counts: () => ({ preemptions: started?.preemptions ?? 0, workerReplacements: started?.replacements ?? 0 }),
     async stats() {
       const live = started?.liveSlots() ?? [];
       const stats: SandboxStats = { workers: live.length, contexts: 0, heapBytes: 0, workerReplacements: started?.replacements ?? 0 };

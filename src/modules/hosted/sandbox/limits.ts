@@ -41,6 +41,42 @@ export const DEFAULT_LIMITS: SandboxLimits = Object.freeze({
   answerBytes: 4 * 1024,
 });
 
+/** What one log line counts against `logBytesPerMatch`: its characters and a fixed overhead. */
+export function logLineBytes(text: string): number {
+  return text.length + 16;
+}
+
+/**
+ * One bot's log budget in one match, shared by every context the match opens for it: both copies of
+ * a duplicate match, and a context reopened after its worker was replaced or it was moved. (Each
+ * context also stops keeping lines at the same limits, so a chatty bot cannot grow a worker's memory.)
+ */
+export class MatchLogBudget {
+  private lines = 0;
+  private bytes = 0;
+  private spent = false;
+
+  constructor(private readonly limits: SandboxLimits) {}
+
+  /** "kept": the line fits; "limit": it is the first that does not (say so once); "dropped": later ones. */
+  admit(text: string): "kept" | "limit" | "dropped" {
+    if (this.spent) return "dropped";
+    const bytes = logLineBytes(text);
+    if (this.lines + 1 > this.limits.logLinesPerMatch || this.bytes + bytes > this.limits.logBytesPerMatch) {
+      this.spent = true;
+      return "limit";
+    }
+    this.lines++;
+    this.bytes += bytes;
+    return "kept";
+  }
+
+  /** The line that says the budget is spent. */
+  limitLine(): string {
+    return `log limit reached (${this.limits.logLinesPerMatch} lines or ${this.limits.logBytesPerMatch >> 10} KiB per match): later lines are dropped`;
+  }
+}
+
 /** Caller overrides on top of the defaults (tests use small budgets; production uses the defaults). */
 export function resolveLimits(overrides: Partial<SandboxLimits> = {}): SandboxLimits {
   return { ...DEFAULT_LIMITS, ...overrides };

@@ -63,8 +63,10 @@ export class SandboxPool {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
-  /** Workers replaced so far (a figure for stats and tests). */
+  /** Workers replaced so far (a figure for stats, metrics and tests). */
   replacements = 0;
+  /** Guest calls stopped because they held up another match (their seats moved to a worker of their own). */
+  preemptions = 0;
 
   constructor(
     private readonly minSize: number,
@@ -257,6 +259,7 @@ export class SandboxPool {
       clearTimeout(pending.timer);
       const next = slot.pending.values().next().value;
       if (next) next.runningSince = performance.now();
+      if (!data.ok && data.kind === "preempted") this.preemptions++;
       pending.resolve(data);
       if (!data.ok && data.fatal) this.replaceSlot(slot, null);
     };

@@ -9,7 +9,7 @@ import type { LogEntry } from "@poker-bots/sdk/logger";
 import type { ActionRequestMessage, ServerMessage } from "@poker-bots/sdk/messages";
 import { legalize } from "@poker-bots/sdk/session";
 import { decisionState } from "@poker-bots/sdk/state";
-import type { SandboxLimits } from "./limits.ts";
+import { MatchLogBudget, type SandboxLimits } from "./limits.ts";
 import type { FailureKind, FromWorker, GuestAnswer, GuestLogLine } from "./messages.ts";
 import { WorkerLost, type SandboxPool } from "./pool.ts";
 
@@ -64,10 +64,12 @@ export class HostedSeat {
     readonly botId: string | null,
     /** Contexts of one group share a worker (SandboxPool.pick): a match's seats. */
     private readonly group: string | null,
+    /** The bot's log budget for the match (shared with its other copy in a duplicate match). */
+    private readonly logBudget: MatchLogBudget,
   ) {}
 
-  static async open(pool: SandboxPool, code: string, limits: SandboxLimits, botId: string | null, group: string | null): Promise<HostedSeat> {
-    const seat = new HostedSeat(pool, code, limits, botId, group);
+  static async open(pool: SandboxPool, code: string, limits: SandboxLimits, botId: string | null, group: string | null, logBudget = new MatchLogBudget(limits)): Promise<HostedSeat> {
+    const seat = new HostedSeat(pool, code, limits, botId, group, logBudget);
     const reply = await seat.load();
     if (!reply.ok) throw new SandboxOpenError(reply.kind, reply.message, reply.logs);
     return seat;
@@ -179,7 +181,11 @@ export class HostedSeat {
   }
 
   private keep(lines: GuestLogLine[]): void {
-    for (const line of lines) this.lines.push({ ...line, source: "bot", handNumber: this.handNumber });
+    for (const line of lines) {
+      const verdict = this.logBudget.admit(line.text);
+      if (verdict === "kept") this.lines.push({ ...line, source: "bot", handNumber: this.handNumber });
+      else if (verdict === "limit") this.hostLine("warn", this.logBudget.limitLine());
+    }
   }
 
   private hostLine(level: GuestLogLine["level"], text: string, kind?: FailureKind): void {
