@@ -7,3 +7,14 @@
 export function terminalSafe(text: string): string {
   return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, "");
 }
+
+/** A win rate with its 95 % interval, raw and adjusted (docs/RATINGS.md), as `ratings` and `ladder standings` print it. */
+export function winRates(r: { bbPer100: number; bbPer100Ci95: readonly number[] | null; bbPer100Adjusted: number; bbPer100AdjustedCi95: readonly number[] | null }): string {
+  const interval = (ci: readonly number[] | null) => (ci ? `[${ci[0]}, ${ci[1]}]` : "(too few hands)");
+  return `${r.bbPer100} bb/100 ${interval(r.bbPer100Ci95)}, adjusted ${r.bbPer100Adjusted} ${interval(r.bbPer100AdjustedCi95)}`;
+}
+
+/** "1 match", "2 matches", "1 ladder match". */
+export function matchCount(n: number, what = "match"): string {
+  return `${n} ${what}${n === 1 ? "" : "es"}`;
+}

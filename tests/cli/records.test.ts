@@ -76,7 +76,7 @@ describe("records", () => {
     }
     const rows = list.stdout.trimEnd().split("\n");
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating /);
+    for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating .* -?[\d.]+ bb\/100 \[-?[\d.]+, -?[\d.]+\], adjusted -?[\d.]+ \[-?[\d.]+, -?[\d.]+\]  1 match, \d+ hands$/);
     expect((await run(["ratings", "rec-raiser"])).stdout).toMatch(/^rec-raiser \(bot_\w+\) {2}rating /);
   });
 
@@ -127,7 +127,7 @@ describe("records", () => {
     expect(stats.code).toBe(0);
     expect(stats.stdout).toMatch(/^rec-raiser \(bot_\w+\)\n  matches 1 \(won [01]\) · hands \d+/);
     const board = await run(["leaderboard"]);
-    expect(board.stdout).toMatch(/^ {2}1\. rec-(raiser|caller) +[+-]?\d+ {2}1 matches$/m);
+    expect(board.stdout).toMatch(/^ {2}1\. rec-(raiser|caller) +[+-]?\d+ {2}1 match$/m);
     expect(board.stdout).toMatch(/^ {2}2\. rec-(raiser|caller)/m);
     const ledger = await run(["transactions"]);
     expect(ledger.stdout).toMatch(/faucet +\+10000 {2}balance +10000/);

@@ -4,6 +4,7 @@ import type { LadderEntryView } from "../../modules/ladder/service";
 import { int, str, UsageError, type FlagSpec, type Parsed } from "../args";
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 import { JSON_FLAG, nameOf, query, show } from "./records";
+import { matchCount, winRates } from "../format";
 import type { LadderStandingRow } from "../../modules/ladder/model";
 
 const FORMAT_FLAG: FlagSpec = { format: { kind: "string", value: "format", help: `${LADDER_FORMATS.join(" or ")} (default heads-up)` } };
@@ -34,7 +35,6 @@ function remedy(entry: LadderEntryView, name: string): string {
   }
 }
 
-const matchCount = (n: number, what = "match") => `${n} ${what}${n === 1 ? "" : "es"}`;
 
 function entryLine(entry: LadderEntryView, name: string): string {
   const state = entry.status === "active" ? "active" : `paused (${entry.reason}): ${remedy(entry, name)}`;
@@ -84,7 +84,7 @@ type Standing = LadderStandingRow;
 
 export const ladderStandings: Command = {
   name: "standings",
-  summary: "The ladder's standings: rating (mu − 3·sigma), matches, bb/100 with its 95 % interval.",
+  summary: "The ladder's standings: rating (mu − 3·sigma), matches, bb/100 raw and adjusted for luck, each with its 95 % interval.",
   usage: "ladder standings [--format heads-up|six-max] [--limit 20] [--json]",
   details: "The whole list, paged, is GET /api/ladder; in a browser, /ladder.",
   flags: { ...FORMAT_FLAG, limit: { kind: "string", value: "n", help: "how many (default 20, at most 500)" }, ...JSON_FLAG, ...SERVER_FLAG },
@@ -93,10 +93,7 @@ export const ladderStandings: Command = {
     const list = await ctx.api(parsed).request<Standing[]>("GET", `/api/ladder${query({ format, limit: int(parsed, "limit", 20, 1, 500) })}`);
     return show(ctx, parsed, list, () => [], (l) => {
       if (l.length === 0) return [`no bot in the ${format} ladder yet: bun run cli -- ladder enter <name>${format === "heads-up" ? "" : ` --format ${format}`}`];
-      return l.map((s, i) => {
-        const ci = s.bbPer100Ci95 ? `[${s.bbPer100Ci95[0]}, ${s.bbPer100Ci95[1]}]` : "(too few hands)";
-        return `${String(i + 1).padStart(3)}. ${s.name.padEnd(24)} rating ${s.rating.toFixed(2).padStart(7)} (mu ${s.mu.toFixed(2)} ± sigma ${s.sigma.toFixed(2)})  ${matchCount(s.matchesPlayed)}  ${s.bbPer100} bb/100 ${ci}`;
-      });
+      return l.map((s, i) => `${String(i + 1).padStart(3)}. ${s.name.padEnd(24)} rating ${s.rating.toFixed(2).padStart(7)} (mu ${s.mu.toFixed(2)} ± sigma ${s.sigma.toFixed(2)})  ${matchCount(s.matchesPlayed)}${s.duplicateMatches ? ` (${s.duplicateMatches} duplicate)` : ""}  ${winRates(s)}`);
     });
   },
 };

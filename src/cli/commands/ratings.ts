@@ -3,18 +3,17 @@ import type { RatingEntry } from "../../modules/ratings/service";
 import { int } from "../args";
 import { botIdOf, SERVER_FLAG, type Command } from "../command";
 import { botNames } from "./watch";
-
+import { matchCount, winRates } from "../format";
 
 function line(r: RatingEntry, names: Map<string, string>, rank?: number): string {
-  const ci = r.bbPer100Ci95 ? `[${r.bbPer100Ci95[0]}, ${r.bbPer100Ci95[1]}]` : "(too few hands)";
   const place = rank === undefined ? "" : `${String(rank).padStart(3)}. `;
   const name = names.get(r.botId);
-  return `${place}${name ? `${name} (${r.botId})` : r.botId}  rating ${r.rating.toFixed(2)} (mu ${r.mu.toFixed(2)} ± sigma ${r.sigma.toFixed(2)})  ${r.bbPer100} bb/100 ${ci}  ${r.matchesPlayed} matches, ${r.handsPlayed} hands`;
+  return `${place}${name ? `${name} (${r.botId})` : r.botId}  rating ${r.rating.toFixed(2)} (mu ${r.mu.toFixed(2)} ± sigma ${r.sigma.toFixed(2)})  ${winRates(r)}  ${matchCount(r.matchesPlayed)}, ${r.handsPlayed} hands`;
 }
 
 export const ratings: Command = {
   name: "ratings",
-  summary: "Skill ratings (OpenSkill mu − 3·sigma) with bb/100 and its 95 % interval; one bot with a name or id.",
+  summary: "Skill ratings (OpenSkill mu − 3·sigma) with bb/100, raw and adjusted for luck, each with its 95 % interval; one bot with a name or id.",
   usage: "ratings [bot] [--limit 20] [--offset 0]",
   flags: {
     ...SERVER_FLAG,

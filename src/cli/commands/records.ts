@@ -3,6 +3,7 @@ import { bool, int, str, UsageError, type FlagSpec, type Parsed } from "../args"
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 import { signed, TableNarrator, type RecordedHand } from "@poker-bots/sdk/narrator";
 import { botNames } from "./watch";
+import { matchCount } from "../format";
 
 export const JSON_FLAG: FlagSpec = { json: { kind: "boolean", help: "print the API's JSON (for scripts) instead of lines" } };
 const PAGE_FLAGS: FlagSpec = { limit: { kind: "string", value: "n", help: "how many (default 20)" } };
@@ -134,7 +135,7 @@ export const leaderboard: Command = {
     const offset = int(parsed, "offset", 0, 0)!;
     const list = await ctx.api(parsed).request<Array<{ botId: string; netChips: number; matchesPlayed: number }>>("GET", `/api/stats${query({ limit: int(parsed, "limit", 20, 1, 500), offset })}`);
     return show(ctx, parsed, list, (l) => l.map((e) => e.botId), (l, names) =>
-      l.length === 0 ? ["no bot on the leaderboard yet (a bot appears once it has played the number of matches the service asks for, LEADERBOARD_MIN_MATCHES)"] : l.map((e, i) => `${String(offset + i + 1).padStart(3)}. ${nameOf(names, e.botId).padEnd(24)} ${signed(e.netChips).padStart(9)}  ${e.matchesPlayed} matches`),
+      l.length === 0 ? ["no bot on the leaderboard yet (a bot appears once it has played the number of matches the service asks for, LEADERBOARD_MIN_MATCHES)"] : l.map((e, i) => `${String(offset + i + 1).padStart(3)}. ${nameOf(names, e.botId).padEnd(24)} ${signed(e.netChips).padStart(9)}  ${matchCount(e.matchesPlayed)}`),
     );
   },
 };
