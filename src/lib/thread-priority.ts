@@ -24,3 +24,40 @@ export function setThreadNice(nice: number): boolean {
     return false;
   }
 }
+
+/** Linux's scheduling policies (sched(7)): the normal one, and the one that runs only on an idle core. */
+const SCHED_OTHER = 0;
+const SCHED_IDLE = 5;
+
+type SetScheduler = (tid: number, policy: number, param: Int32Array) => number;
+let setScheduler: SetScheduler | null | undefined;
+
+/** libc's sched_setscheduler through bun:ffi, loaded at the first use; null where there is none. */
+function schedSetScheduler(): SetScheduler | null {
+  if (setScheduler !== undefined) return setScheduler;
+  setScheduler = null;
+  if (threadId === null) return null;
+  try {
+    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    const libc = dlopen("libc.so.6", { sched_setscheduler: { args: [FFIType.i32, FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
+    setScheduler = (tid, policy, param) => libc.symbols.sched_setscheduler(tid, policy, param);
+  } catch {
+    setScheduler = null;
+  }
+  return setScheduler;
+}
+
+/**
+ * Puts this thread in SCHED_IDLE (`idle`: it runs only when a core has nothing else to run, below
+ * even nice 19, which still takes ~1.5 % of a busy core and a share of every idle moment), or back
+ * in the normal policy. False where it cannot (not Linux, no libc to call, or not permitted).
+ */
+export function setThreadIdle(idle: boolean): boolean {
+  const call = schedSetScheduler();
+  if (call === null || threadId === null) return false;
+  try {
+    return call(threadId, idle ? SCHED_IDLE : SCHED_OTHER, new Int32Array(1)) === 0;
+  } catch {
+    return false;
+  }
+}

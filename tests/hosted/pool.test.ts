@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { createSandbox } from "../../src/modules/hosted/sandbox/index.ts";
 import { sampleRequest } from "../../src/modules/hosted/sample.ts";
 import { bundleFile, bundleFixture } from "./support";
@@ -87,5 +88,27 @@ describe("a long call that holds up another match is moved off the shared worker
     } finally {
       await pool.close();
     }
+  });
+
+  test("a long call runs only on idle cores (SCHED_IDLE) and its worker returns to the normal policy after it", async () => {
+    // Linux: a thread's scheduling policy is field 41 of /proc/self/task/<tid>/stat (5 = SCHED_IDLE).
+    const workerPolicies = () =>
+      readdirSync("/proc/self/task").flatMap((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+        if (!/\(Worker\)/.test(stat)) return [];
+        return [Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[41 - 3])];
+      });
+    const idleBefore = workerPolicies().filter((p) => p === 5).length;
+    const looper = await sandbox.open(looping, { group: "idle-check" });
+    const call = looper.decide(sampleRequest("flop"), { budgetMs: 600 });
+    await Bun.sleep(300);
+    const during = workerPolicies();
+    const decision = await call;
+    const after = workerPolicies();
+    expect(decision.ok ? null : decision.kind).toBe("timeout");
+    expect(during.filter((p) => p === 5).length).toBe(idleBefore + 1);
+    expect(after.filter((p) => p === 5).length).toBe(idleBefore);
+    expect(after.length).toBeGreaterThan(0);
+    await looper.close();
   });
 });

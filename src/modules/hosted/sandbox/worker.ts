@@ -5,7 +5,7 @@
  */
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
-import { setThreadNice } from "../../../lib/thread-priority.ts";
+import { setThreadIdle, setThreadNice } from "../../../lib/thread-priority.ts";
 import { threadCpuClock } from "./cpu-clock.ts";
 import { GuestContext, GuestFailure } from "./guest-context.ts";
 import type { FromWorker, ToWorker } from "./messages.ts";
@@ -15,18 +15,23 @@ declare const self: Worker;
 const module = await newQuickJSWASMModuleFromVariant(variant);
 const cpu = threadCpuClock();
 
-// A guest's long call (a bot thinking for seconds, or looping to its budget) runs at a lower OS
-// priority, so the event loop and the other workers' bots keep their cores; its budget is CPU time,
-// so it loses nothing by waiting. Raising back needs CAP_SYS_NICE: without it the worker stays
-// lowered (its own matches only).
-/** The nice value of a worker thread while a guest's call runs long. */
+// A guest's long call (a bot thinking for seconds, or looping to its budget) runs only on an idle
+// core (SCHED_IDLE; nice 19 where that cannot be set), so the event loop and the other workers'
+// bots keep their cores; its budget is CPU time, so it loses nothing by waiting. At nice 19 a
+// looping bot still cost the 39 tables beside it ~7 % of their hands (bench:hosted, docs/HOSTED.md);
+// SCHED_IDLE ~3.5 %. Raising back needs CAP_SYS_NICE: without it the worker stays lowered (its own
+// matches only).
+/** The nice value of a worker thread while a guest's call runs long, where SCHED_IDLE is not to be had. */
 const LONG_CALL_NICE = 19;
-let lowered = false;
+let lowered: "idle" | "nice" | null = null;
 function lowerPriority(): void {
-  if (!lowered) lowered = setThreadNice(LONG_CALL_NICE);
+  if (lowered) return;
+  if (setThreadIdle(true)) lowered = "idle";
+  else if (setThreadNice(LONG_CALL_NICE)) lowered = "nice";
 }
 function restorePriority(): void {
-  if (lowered) lowered = !setThreadNice(0);
+  if (lowered === "idle" && setThreadIdle(false)) lowered = null;
+  else if (lowered === "nice" && setThreadNice(0)) lowered = null;
 }
 
 const contexts = new Map<number, GuestContext>();
