@@ -45,6 +45,13 @@ describe("narration", () => {
     expect(n.actionVerb("raise", 60)).toBe("raises to 60");
     expect(n.actionVerb("call", 40)).toBe("calls 40");
   });
+
+  test("a watcher that arrives after the match started learns its id from the first line (it never hears match_started)", () => {
+    const table = (status: string, matchId: string | null) => ({ tableId: "tbl_1", status, matchId, seats: [], config: { maxPlayers: 2, smallBlind: 5, bigBlind: 10, maxHands: 6 } });
+    const n = new TableNarrator();
+    expect(n.lines({ type: "watching", table: table("running", "m_42") } as any)).toEqual(["watching table tbl_1 · running · match m_42 · 0/2 seats · blinds 5/10 · up to 6 hands"]);
+    expect(n.lines({ type: "watching", table: table("waiting", null) } as any)[0]).toStartWith("watching table tbl_1 · waiting · 0/2 seats");
+  });
 });
 
 describe("records", () => {

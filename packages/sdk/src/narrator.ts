@@ -30,7 +30,8 @@ export class TableNarrator {
         const t = message.table;
         for (const s of t.seats) this.seatBot.set(s.seat, s.botId);
         return [
-          `watching table ${t.tableId} · ${t.status} · ${t.seats.length}/${t.config.maxPlayers} seats · blinds ${t.config.smallBlind}/${t.config.bigBlind} · up to ${t.config.maxHands} hands` +
+          // A watcher that arrives after match_started learns the match's id here.
+          `watching table ${t.tableId} · ${t.status}${t.status === "running" && t.matchId ? ` · match ${t.matchId}` : ""} · ${t.seats.length}/${t.config.maxPlayers} seats · blinds ${t.config.smallBlind}/${t.config.bigBlind} · up to ${t.config.maxHands} hands` +
             (t.status === "waiting" ? " · the match starts when every seat is taken" : ""),
         ];
       }
