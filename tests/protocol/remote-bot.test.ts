@@ -229,14 +229,15 @@ describe("the bot protocol over a real WebSocket", () => {
 
   test("a spectator watching a table sees every public message and no hole cards before showdown", async () => {
     const dev = await registerWithCredits(server, "watch");
-    const tableId = await tableWith(dev.token, { maxPlayers: 3, maxHands: 24 });
+    // Seeded: the same cards every run, so the same 24 hands (the strategies are deterministic), and
+    // with them the folds whose hole cards must stay hidden (an unseeded deal once ended the match
+    // in its first hand with every card shown, leaving nothing to check).
+    const tableId = await tableWith(dev.token, { maxPlayers: 3, maxHands: 24, seed: "spectator-hidden-cards" });
     const messages: Message[] = [];
     const watcher = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
     watcher.onmessage = (event) => messages.push(JSON.parse(String(event.data)));
     await new Promise((resolve) => (watcher.onopen = resolve));
     while (!messages.some((m) => m.type === "watching")) await Bun.sleep(5);
-    // No raiser: a raiser against a caller goes all in at once, and a tight bot holding a good
-    // hand calls, so the match could end after one hand with every card shown.
     for (const [i, strategy] of ["caller", "tight", "tight"].entries()) {
       const bot = await createBot(server, dev.token, `w-${i}-${strategy}`, strategy);
       await join(dev.token, tableId, bot.botId);
@@ -247,6 +248,7 @@ describe("the bot protocol over a real WebSocket", () => {
     expect(types[0]).toBe("watching");
     expect(types).toContain("match_started");
     const ended = messages.find((m) => m.type === "match_ended")!;
+    expect(ended.handsPlayed).toBe(24);
     expect(messages.filter((m) => m.type === "hand_started")).toHaveLength(ended.handsPlayed);
     expect(messages.filter((m) => m.type === "hand_ended")).toHaveLength(ended.handsPlayed);
     for (const m of messages) {
