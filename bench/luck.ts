@@ -6,7 +6,7 @@
  * uses (matches as samples, evaluation.ts summarize); the bias checks; the matches an eval needs for
  * a 95 % verdict; what the adjustment costs per hand. Figures only, no assertions (tests hold those).
  *
- * LUCK_MATCHES (default 2000) per pairing; LUCK_SEED varies the seeds.
+ * LUCK_MATCHES (default 2000) per pairing; LUCK_SEED varies the seeds; LUCK_PAIRINGS picks the pairings.
  */
 import { summarize, type MatchSample, type RateSummary } from "../src/cli/evaluation";
 import { LUCK_WEIGHT } from "../src/poker/chance-correction";
@@ -137,12 +137,20 @@ function report(first: BuiltInStrategy, second: BuiltInStrategy, run: PairingRun
   };
 }
 
-const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy, boolean]> = [
+const DEFAULT_PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy, boolean]> = [
   ["tight", "caller", false], // the issue's pairing: a known difference
   ["tight", "raiser", false], // all in preflop whenever tight holds a premium hand
   ["tight", "tight", true],
   ["raiser", "raiser", true], // every hand all in preflop
 ];
+/** LUCK_PAIRINGS=caller-random,tight-tight picks others (a strategy against itself is self-play). */
+const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy, boolean]> = process.env.LUCK_PAIRINGS
+  ? process.env.LUCK_PAIRINGS.split(",").map((pair) => {
+      const [a, b] = pair.trim().split("-") as [BuiltInStrategy, BuiltInStrategy];
+      if (!STRATEGIES[a] || !STRATEGIES[b]) throw new Error(`LUCK_PAIRINGS: unknown strategy in ${pair} (${Object.keys(STRATEGIES).join(", ")})`);
+      return [a, b, a === b];
+    })
+  : DEFAULT_PAIRINGS;
 
 const began = performance.now();
 console.log(`bench:luck  ${MATCHES} heads-up matches per pairing, up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; turn/river luck weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}`);
