@@ -99,7 +99,6 @@ export class GuestContext {
   private nowMs = Date.now();
   private pending: GuestLogLine[] = [];
   private readonly logBudget: MatchLogBudget;
-  private logFull = false;
 
   constructor(
     module: QuickJSWASMModule,
@@ -306,17 +305,14 @@ export class GuestContext {
   }
 
   private log(levelHandle: QuickJSHandle, textHandle: QuickJSHandle): void {
-    if (this.logFull) return;
+    if (this.logBudget.spent) return;
     const level = this.boundedString(levelHandle, 10) ?? "info";
     const text = this.boundedString(textHandle, this.limits.logLineChars) ?? "";
     // This context's own count keeps its memory bounded; the seat's budget (HostedSeat) decides
     // what the match keeps across copies and reopened contexts.
     const verdict = this.logBudget.admit(text);
-    if (verdict !== "kept") {
-      this.logFull = true;
-      if (verdict === "limit") this.pending.push({ level: "warn", text: this.logBudget.limitLine() });
-      return;
-    }
+    if (verdict === "limit") this.pending.push({ level: "warn", text: this.logBudget.limitLine() });
+    if (verdict !== "kept") return;
     this.pending.push({ level: LEVELS.has(level) ? (level as GuestLogLine["level"]) : "info", text });
   }
 }

@@ -42,7 +42,6 @@ export interface SandboxStats {
   contexts: number;
   /** QuickJS heap in use across all contexts (each is capped at limits.memoryBytes). */
   heapBytes: number;
-  workerReplacements: number;
 }
 
 export interface Sandbox {
@@ -70,7 +69,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     counts: () => ({ preemptions: started?.preemptions ?? 0, workerReplacements: started?.replacements ?? 0 }),
     async stats() {
       const live = started?.liveSlots() ?? [];
-      const stats: SandboxStats = { workers: live.length, contexts: 0, heapBytes: 0, workerReplacements: started?.replacements ?? 0 };
+      const stats: SandboxStats = { workers: live.length, contexts: 0, heapBytes: 0 };
       if (!started) return stats;
       for (const slot of live) {
         const reply = await started.request(slot, { op: "stats" });

@@ -41,11 +41,6 @@ export const DEFAULT_LIMITS: SandboxLimits = Object.freeze({
   answerBytes: 4 * 1024,
 });
 
-/** What one log line counts against `logBytesPerMatch`: its characters and a fixed overhead. */
-export function logLineBytes(text: string): number {
-  return text.length + 16;
-}
-
 /**
  * One bot's log budget in one match, shared by every context the match opens for it: both copies of
  * a duplicate match, and a context reopened after its worker was replaced or it was moved. (Each
@@ -54,21 +49,26 @@ export function logLineBytes(text: string): number {
 export class MatchLogBudget {
   private lines = 0;
   private bytes = 0;
-  private spent = false;
+  private full = false;
 
   constructor(private readonly limits: SandboxLimits) {}
 
   /** "kept": the line fits; "limit": it is the first that does not (say so once); "dropped": later ones. */
   admit(text: string): "kept" | "limit" | "dropped" {
-    if (this.spent) return "dropped";
-    const bytes = logLineBytes(text);
+    if (this.full) return "dropped";
+    const bytes = text.length + 16; // its characters and a fixed overhead per line
     if (this.lines + 1 > this.limits.logLinesPerMatch || this.bytes + bytes > this.limits.logBytesPerMatch) {
-      this.spent = true;
+      this.full = true;
       return "limit";
     }
     this.lines++;
     this.bytes += bytes;
     return "kept";
+  }
+
+  /** True from the first line that did not fit: every later one is dropped. */
+  get spent(): boolean {
+    return this.full;
   }
 
   /** The line that says the budget is spent. */
