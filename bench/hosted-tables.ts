@@ -63,17 +63,16 @@ export async function benchHostedTables(): Promise<void> {
         (t >= skipped ? normal : uncounted).push(table.tableId);
       }
       await Promise.all(seatings.map((s) => tables.join(s.developerId, s.tableId, s.botId)));
-      // Hands dealt so far at the normal tables (a match that ended — a bust — stays at its last number).
+      // Hands dealt so far at these tables (a match that ended — a bust — stays at its last number).
       const lastSeen = new Map<string, number>();
-      const dealt = () => normal.reduce((sum, id) => sum + lastSeen.set(id, host.runtime(id)?.handNumber ?? lastSeen.get(id) ?? 0).get(id)!, 0);
-      const handNumbers = (ids: string[]) => ids.reduce((sum, id) => sum + (host.runtime(id)?.handNumber ?? 0), 0);
+      const dealt = (ids: string[]) => ids.reduce((sum, id) => sum + lastSeen.set(id, host.runtime(id)?.handNumber ?? lastSeen.get(id) ?? 0).get(id)!, 0);
       await Bun.sleep(WARM_UP_S * 1000);
-      const uncountedBefore = handNumbers(uncounted);
-      const before = dealt();
+      const uncountedBefore = dealt(uncounted);
+      const before = dealt(normal);
       const atStart = new Map(lastSeen);
       const started = performance.now();
       await Bun.sleep(WINDOW_S * 1000);
-      const hands = dealt() - before;
+      const hands = dealt(normal) - before;
       const perTable = normal.map((id) => lastSeen.get(id)! - atStart.get(id)!).sort((a, b) => a - b);
       const seconds = (performance.now() - started) / 1000;
       const perSecond = hands / seconds;
@@ -82,7 +81,7 @@ export async function benchHostedTables(): Promise<void> {
         `${label}: ${normal.length} hosted-vs-built-in tables, ${hands} hands in ${seconds.toFixed(1)} s: ${perSecond.toFixed(0)} hands/s` +
           `${loopers ? ` (next to ${loopers} table(s) of a bot that loops forever)` : ` (next to ${skipped} normal table(s) not counted)`}; ${busted} match(es) ended early (a bust)`,
       );
-      console.log(`  hands per table in the window: slowest ${perTable[0]}, median ${perTable[perTable.length >> 1]}, fastest ${perTable[perTable.length - 1]}; the table(s) not counted: ${handNumbers(uncounted) - uncountedBefore}`);
+      console.log(`  hands per table in the window: slowest ${perTable[0]}, median ${perTable[perTable.length >> 1]}, fastest ${perTable[perTable.length - 1]}; the table(s) not counted: ${dealt(uncounted) - uncountedBefore}`);
       return perSecond;
     } finally {
       await host.shutdown();
