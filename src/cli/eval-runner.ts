@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import type { EvalJob } from "./evaluation";
 import { EXEC_PREFIX, loadPlayers, playLocalMatch, type LocalPlayer } from "./local-match";
 import { closeLocalSandbox } from "./hosted";
-import { adjustedHandResults } from "../modules/ratings/luck";
+import { matchResultsOf } from "../modules/ratings/luck";
 import type { StoredHand } from "../modules/match-host/hand-history";
 
 export interface EvalSettings {
@@ -25,19 +25,13 @@ export interface EvalResult {
 }
 
 /**
- * Σ of each bot's adjusted result (adjustedHandResults' correctedBb) over a match's hands, for the
- * bots in `botIds` order. Runs where the match ran (a worker thread): a heads-up preflop all-in
- * takes milliseconds to enumerate, and the workers keep that parallel.
+ * Σ of each bot's adjusted result over a match's hands (the ratings' matchResultsOf), for the bots
+ * in `botIds` order. Runs where the match ran (a worker thread): a heads-up preflop all-in takes
+ * milliseconds to enumerate, and the workers keep that parallel.
  */
 export function adjustedBigBlinds(histories: StoredHand[], botIds: [string, string]): [number, number] {
-  const sums: [number, number] = [0, 0];
-  for (const hand of histories) {
-    for (const result of adjustedHandResults(hand)) {
-      const i = botIds.indexOf(result.botId);
-      if (i >= 0) sums[i] += result.correctedBb;
-    }
-  }
-  return sums;
+  const [a, b] = matchResultsOf(botIds, histories);
+  return [a.hands.sumAdjustedBb, b.hands.sumAdjustedBb];
 }
 
 /** Plays one job; bot files are loaded once per thread. */

@@ -12,9 +12,7 @@ import { connect, memoryLogger, type SpectatorMessage } from "@poker-bots/sdk";
 import { loadConfig } from "../config";
 import { startServer, type RunningServer } from "../server";
 import { Api } from "./api";
-import { asc, eq } from "drizzle-orm";
-import { hands } from "../db/schema";
-import type { StoredHand } from "../modules/match-host/hand-history";
+import { recordedMatch } from "../modules/ratings/store";
 import type { LocalMatchOptions, LocalMatchResult, LocalPlayer, LocalPlayerResult } from "./local-match";
 
 /** A bot of the service: its id, and how to stop whatever plays it (a process, an SDK client). */
@@ -218,18 +216,13 @@ export class LocalService {
         players,
         winners: players.filter((p) => p.finalChips === most).map((p) => p.name),
         phh: await this.phh(result.matchId),
-        histories: await this.histories(result.matchId),
+        // Every card included, read from the service's own database as the ratings read them.
+        histories: (await recordedMatch(this.server.database.db, result.matchId)).hands,
         elapsedMs: performance.now() - started,
       };
     } finally {
       spectators.remove(table.tableId, watcher);
     }
-  }
-
-  /** The match's stored hand histories, every card included (read from the service's own database, as the ratings read them). */
-  private async histories(matchId: string): Promise<StoredHand[]> {
-    const rows = await this.server.database.db.select({ history: hands.history }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number));
-    return rows.map((row) => row.history as StoredHand);
   }
 
   /** The match's hand histories as the service exports them, every page. */

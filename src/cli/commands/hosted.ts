@@ -2,12 +2,12 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ApiError } from "../api";
-import { bool, str, UsageError } from "../args";
+import { str, UsageError } from "../args";
 import { botIdOf, SERVER_FLAG, type Command } from "../command";
 import { languageOf, validationLines } from "../hosted";
 import { SOURCE_MEDIA_TYPE } from "../../modules/hosted/model";
 import type { HostedLogView } from "../../modules/hosted/service";
-import { JSON_FLAG, query } from "./records";
+import { JSON_FLAG, query, show } from "./records";
 
 export const botsUpload: Command = {
   name: "upload",
@@ -62,20 +62,17 @@ export const botsLogs: Command = {
     const lines = await ctx
       .api(parsed)
       .request<HostedLogView[]>("GET", `/api/bots/${encodeURIComponent(botId)}/logs${query({ matchId: str(parsed, "match"), limit: str(parsed, "limit") ?? 500 })}`, undefined, { auth: true });
-    if (bool(parsed, "json")) {
-      ctx.out(JSON.stringify(lines, null, 2));
-      return 0;
-    }
-    if (lines.length === 0) {
-      ctx.out(str(parsed, "match") ? `no log lines of ${given} in match ${str(parsed, "match")}` : `${given} has no log lines yet (it logs once it plays hosted)`);
-      return 0;
-    }
-    ctx.out(`match ${lines[0].matchId} · ${given} (code version ${lines[0].version}) · ${lines.length} line(s)`);
-    for (const line of lines) {
-      const where = line.handNumber === null ? "load  " : `hand ${String(line.handNumber).padEnd(2)}`;
-      const what = line.kind === "failure" ? `FAILED (${line.failure})` : line.kind === "host" ? `sandbox ${line.level ?? ""}`.trim() : (line.level ?? "log");
-      ctx.out(`  ${where} [${what}] ${line.message}`);
-    }
-    return 0;
+    const match = str(parsed, "match");
+    return show(ctx, parsed, lines, () => [], (l) => {
+      if (l.length === 0) return [match ? `no log lines of ${given} in match ${match}` : `${given} has no log lines yet (it logs once it plays hosted)`];
+      return [
+        `match ${l[0].matchId} · ${given} (code version ${l[0].version}) · ${l.length} line(s)`,
+        ...l.map((line) => {
+          const where = line.handNumber === null ? "load  " : `hand ${String(line.handNumber).padEnd(2)}`;
+          const what = line.kind === "failure" ? `FAILED (${line.failure})` : line.kind === "host" ? `sandbox ${line.level ?? ""}`.trim() : (line.level ?? "log");
+          return `  ${where} [${what}] ${line.message}`;
+        }),
+      ];
+    });
   },
 };

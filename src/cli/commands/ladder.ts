@@ -35,7 +35,6 @@ function remedy(entry: LadderEntryView, name: string): string {
   }
 }
 
-
 function entryLine(entry: LadderEntryView, name: string): string {
   const state = entry.status === "active" ? "active" : `paused (${entry.reason}): ${remedy(entry, name)}`;
   return `${name} (${entry.botId})  ${entry.format}  ${matchCount(entry.matchesPlayed, "ladder match")}  ${state}`;
