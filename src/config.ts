@@ -105,7 +105,6 @@ export const RATINGS_MAX_DEFER_MS = 30_000;
  * A new table's settings when its creator leaves them out (the brief's and SPEC's defaults); the
  * buy-in is DEFAULT_BUY_IN. The OpenAPI text reads them from here.
  */
-
 export const TABLE_DEFAULTS = { smallBlind: 5, bigBlind: 10, maxPlayers: 6, maxHands: 200, actionTimeoutMs: 2_000 } as const;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

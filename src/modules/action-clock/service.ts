@@ -106,9 +106,8 @@ export function askComputedWithActionClock(compute: ComputeAction, clock: Clock,
     const request = actionRequestMessage(table, state, legal, `local-${++requests}`, clock.now() + budgetMs, seat.timeBankMs);
     const answer = await compute(seat, request, budgetMs);
     // The engine has the last word on legality (the sandbox checks by the SDK's rules already).
-    const usable = answer.ok && !seat.leaving && applyAction(state, answer.action).ok;
-    settleTimeBank(table, seat, timeBank, usable ? answer.ms : null);
-    if (usable) return answer.action;
-    return !seat.leaving && applyAction(state, answer.action).ok ? answer.action : fallbackAction(legal);
+    const legalHere = !seat.leaving && applyAction(state, answer.action).ok;
+    settleTimeBank(table, seat, timeBank, answer.ok && legalHere ? answer.ms : null);
+    return legalHere ? answer.action : fallbackAction(legal);
   };
 }

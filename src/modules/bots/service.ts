@@ -154,13 +154,13 @@ export class Bots {
     return { botId, retiredAt: retiredAt.toISOString() };
   }
 
-  /** Names of these bots, by id (unknown ids are left out). */
   /** The owner's views of these bots (their own: the caller checked), with their hosted code's version. */
   async ownedViews(records: BotRecord[]) {
     const versions = await this.codeVersions(records.map((record) => record.botId));
     return records.map((record) => toOwnedBot(record, versions.get(record.botId) ?? null));
   }
 
+  /** Names of these bots, by id (unknown ids are left out). */
   async namesOf(botIds: string[]): Promise<Record<string, string>> {
     if (botIds.length === 0) return {};
     const rows = await this.db.select({ id: bots.id, name: bots.name }).from(bots).where(anyOf(bots.id, botIds));

@@ -226,9 +226,9 @@ export class MatchPlayers {
       rows.push(...player.notes.splice(0).map(row));
       player.copies.forEach((seat, copy) => {
         if (!seat) return;
-        const lines = seat.logs();
-        rows.push(...lines.slice(player.written[copy]).map(row));
-        player.written[copy] = lines.length;
+        const lines = seat.logs(player.written[copy]);
+        rows.push(...lines.map(row));
+        player.written[copy] += lines.length;
       });
     }
     if (rows.length === 0) return;

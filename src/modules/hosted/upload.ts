@@ -11,7 +11,7 @@ import { bundleBot, SandboxOpenError, type Sandbox } from "./sandbox/index.ts";
 export const MAX_SOURCE_BYTES = 256 * 1024;
 
 /** Bot files come as JavaScript or TypeScript (either is built as TypeScript, a superset). */
-export const MEDIA_TYPES: Record<string, "ts" | "js"> = {
+const MEDIA_TYPES: Record<string, "ts" | "js"> = {
   "application/javascript": "js",
   "text/javascript": "js",
   "application/typescript": "ts",

@@ -5,8 +5,7 @@ import { askComputedWithActionClock, type AskBot, type TimeBankPolicy } from "..
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { currentCodeVersions, pinnedCodeVersions, type CodeVersion } from "../hosted/code-store";
 import type { HostedPlay, MatchPlayers } from "../hosted/players";
-import type { ServerMessage } from "../protocol/gateway";
-import type { PlayerAction } from "../../poker/hand-types";
+import { toPlayerAction, type ServerMessage } from "../protocol/gateway";
 import { seatsInOrder, type TableRuntime } from "./runtime";
 
 /**
@@ -52,7 +51,8 @@ export function seatChannels(
   const askHosted = askComputedWithActionClock(
     async (seat, request, budgetMs) => {
       const decision = await players.decide(seat.botId, request, budgetMs, clock.now());
-      return { action: { type: decision.action.action, ...(decision.action.amount === undefined ? {} : { amount: decision.action.amount }) } as PlayerAction, ok: decision.ok, ms: decision.ms };
+      // legalize (the SDK's rules, in the sandbox seat) has made it a well-formed action already.
+      return { action: toPlayerAction({ ...decision.action }) ?? { type: "fold" }, ok: decision.ok, ms: decision.ms };
     },
     clock,
     timeBank,

@@ -403,7 +403,8 @@ function parseMessage(raw: unknown): Record<string, unknown> | null {
   return typeof (value as { type?: unknown }).type === "string" ? (value as Record<string, unknown>) : null;
 }
 
-function toPlayerAction(message: Record<string, unknown>): PlayerAction | null {
+/** A bot's answer (`{ action, amount }`, the protocol's shape) as the engine's action; null when malformed. */
+export function toPlayerAction(message: Record<string, unknown>): PlayerAction | null {
   const { action, amount } = message;
   if (action === "fold" || action === "check" || action === "call") return { type: action };
   if (action === "raise" && typeof amount === "number" && Number.isSafeInteger(amount)) return { type: "raise", amount };

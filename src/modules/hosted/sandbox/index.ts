@@ -46,9 +46,12 @@ export interface SandboxStats {
 
 export interface Sandbox {
   readonly limits: SandboxLimits;
-  /** A fresh context running `code` (a bundle from bundleBot). Rejects with SandboxOpenError if it cannot load. */
-  /** `group`: contexts of one group (a match's seats) share a worker (SandboxPool.pick). */
-  /** `logBudget`: the bot's log budget for the match, shared by a duplicate match's two copies (default: the seat's own). */
+  /**
+   * A fresh context running `code` (a bundle from bundleBot). Rejects with SandboxOpenError if it
+   * cannot load. `group`: contexts of one group (a match's seats) share a worker (SandboxPool.pick).
+   * `logBudget`: the bot's log budget for the match, shared by a duplicate match's two copies
+   * (default: the seat's own).
+   */
   open(code: string, options?: { botId?: string | null; group?: string | null; logBudget?: MatchLogBudget }): Promise<HostedSeat>;
   stats(): Promise<SandboxStats>;
   /** Counts since the sandbox started, read without asking the workers (metrics). */

@@ -26,9 +26,8 @@ interface Pending {
   runningSince?: number;
 }
 
-/** The context a guest call runs in, and its group (a match). */
+/** The group (a match) whose guest call it is. */
 export interface CallOwner {
-  contextId: number;
   group: string | null;
 }
 

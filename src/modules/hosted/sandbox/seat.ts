@@ -100,9 +100,9 @@ export class HostedSeat {
     return outcome.ok ? { ok: true, ms: outcome.ms } : { ...this.fail(outcome.kind, `${message.type}: ${outcome.message}`), ms: outcome.ms };
   }
 
-  /** The bot's log lines (bounded per match) and the host's lines about it, oldest first. */
-  logs(): HostedLogLine[] {
-    return [...this.lines];
+  /** The bot's log lines (bounded per match) and the host's lines about it, oldest first; from line `from` on. */
+  logs(from = 0): HostedLogLine[] {
+    return this.lines.slice(from);
   }
 
   async close(): Promise<void> {
@@ -136,7 +136,7 @@ export class HostedSeat {
     let reply: FromWorker;
     try {
       if (this.pool.generation(this.slot) !== this.generation) throw new WorkerLost(false);
-      reply = await this.pool.request(this.slot, { op: "call", contextId: this.contextId, message, budgetMs, nowMs }, budgetMs, { contextId: this.contextId, group: this.group });
+      reply = await this.pool.request(this.slot, { op: "call", contextId: this.contextId, message, budgetMs, nowMs }, budgetMs, { group: this.group });
     } catch (error) {
       if (!(error instanceof WorkerLost)) return { ok: false, ms: 0, kind: "crashed", message: String((error as Error).message) };
       if (error.culprit) return { ok: false, ms: budgetMs, kind: "timeout", message: `${error.message} (it ran past its ${budgetMs} ms budget)` };
