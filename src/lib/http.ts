@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Elysia, t, type TSchema } from "elysia";
 import { AppError, errorBody, type ErrorCode } from "./errors";
 import { jsonNestingExceeds, MAX_JSON_DEPTH } from "./json-depth";
+import { UNSEEN_CHARACTERS } from "./unseen-characters";
 
 /** SPEC §8 error body, for OpenAPI. */
 export const ErrorResponse = t.Object(
@@ -59,14 +60,16 @@ export function idString(options: { description?: string; examples?: string[] } 
 
 /**
  * Text a user writes that others will read (bot names, descriptions): no C0/C1 control
- * characters and no bidirectional controls. An escape sequence in a bot name would clear, retitle
- * or rewrite another developer's terminal through the CLI, and U+202E (right-to-left override)
- * would spoof names on the pages. Written as \u escapes so the pattern reads the same in OpenAPI.
+ * characters, no bidirectional controls and no invisible characters (UNSEEN_CHARACTERS). An
+ * escape sequence in a bot name would clear, retitle or rewrite another developer's terminal
+ * through the CLI, U+202E (right-to-left override) would spoof names on the pages, and a
+ * zero-width joiner would make a second name look like the first.
  */
-export const PLAIN_TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$";
+export const PLAIN_TEXT_PATTERN = `^[^\\u0000-\\u001F\\u007F-\\u009F${UNSEEN_CHARACTERS}]*$`;
 
 export function plainText(options: { minLength?: number; maxLength: number; description?: string; examples?: string[] }) {
-  const rule = "no control characters (C0, C1) nor bidirectional controls (U+061C, U+200E/F, U+202A–E, U+2066–9)";
+  const rule =
+    "no control characters (C0, C1), bidirectional controls (U+061C, U+200E/F, U+202A–E, U+2066–9) nor invisible characters (U+200B–D, U+2028/9, U+2060–4, U+FEFF)";
   return t.String({ ...options, pattern: PLAIN_TEXT_PATTERN, description: options.description ? `${options.description}; ${rule}` : rule });
 }
 
@@ -93,7 +96,7 @@ const STRING_EXPECTED = 54;
 
 /** What we tell the client about one validation error: never the value itself. */
 function describe(e: ValueError): string | undefined {
-  if (e.message?.includes(PLAIN_TEXT_PATTERN)) return "contains a control character or a bidirectional control, which text others read may not carry";
+  if (e.message?.includes(PLAIN_TEXT_PATTERN)) return "contains a control character, a bidirectional control or an invisible character, which text others read may not carry";
   return e.type === STRING_EXPECTED ? e.message : (e.summary ?? e.message);
 }
 
