@@ -1,0 +1,18 @@
+import postgres from "postgres";
+import { openDatabase } from "./src/db";
+import { generateLedger } from "./tests/support/ledger";
+import { createTestDatabase } from "./tests/support/db";
+import { auditLedger } from "./src/modules/credits/audit";
+const t = await createTestDatabase("explain");
+const database = await openDatabase({ databaseUrl: t.url });
+const sql = postgres(t.url, { max: 1, onnotice: () => {} });
+await generateLedger(sql, 1_000_000);
+const time = async (label: string) => { for (let i = 0; i < 2; i++) { const s = performance.now(); const r = await auditLedger(database.db); console.log(label, r.ok, ((performance.now() - s) / 1000).toFixed(2)); } };
+await time("no index");
+await sql`create index tx_seat on transactions (seat_id) where seat_id is not null`;
+await sql`analyze transactions`;
+await time("seat index");
+await sql`create index tx_dev_seq on transactions (developer_id, seq)`;
+await sql`analyze transactions`;
+await time("seat + dev/seq index");
+await sql.end(); await database.close(); await t.drop();
