@@ -245,7 +245,8 @@ export function createApp(deps: AppDeps) {
     })
     .onParse({ as: "global" }, ({ request, contentType }) => {
       const raw = rawBodyRouteOf(request, RAW_BODY_ROUTES);
-      return raw ? readRawBody(request, raw) : readJsonBody(request, contentType, maxBodyBytes);
+      const timeoutMs = deps.config.bodyTimeoutMs;
+      return raw ? readRawBody(request, raw, timeoutMs) : readJsonBody(request, contentType, { maxBytes: maxBodyBytes, timeoutMs });
     })
     .use(docsModule())
     .use(healthModule(deps.dbKind, services.cluster, () => services.matchmaker.isMatchmaker()))
