@@ -26,17 +26,23 @@ export const EMBEDDED_REACHABILITY: DatabaseReachability = {
  * A bounded probe of a Postgres database: `select 1` every PROBE_EVERY_MS on a connection of its
  * own, never one of the pool's. The pool may be busy with slow but healthy work (requests then
  * queue for a connection, as they should); the probe's own connection answers as long as Postgres
- * does, so load alone never makes a node look cut off. A probe unanswered for `timeoutMs` (a
- * network path that drops everything: the socket stays open and nothing comes back) or failed
- * (refused, reset) makes the database unreachable; its connection is then destroyed and the next
- * probe dials a new one (connect_timeout bounds that too). Reading it (`/health`, each request's
- * gate) costs nothing: the answer is the probe's last.
+ * does, so load alone never makes a node look cut off. The database is unreachable once it has
+ * answered no probe for `timeoutMs`: a network path that drops everything (the socket stays open
+ * and nothing comes back), a refused or reset connection. One failure alone is not enough (a
+ * terminated session, a restart that is over in a second): a probe that fails has its connection
+ * destroyed at once, one that hangs once it has waited `timeoutMs`, and the next probe dials a new
+ * one (connect_timeout bounds that too). Reading it (`/health`, each request's gate) costs nothing: the answer is the
+ * probe's last.
  */
 export class DatabaseProbe implements DatabaseReachability {
   private client: postgres.Sql | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private inFlightSince: number | undefined;
-  private lastAnswerAt: number | undefined;
+  /** The last answer (the start counts as one: the migrations just ran). */
+  private lastAnswerAt = performance.now();
+  private answered = false;
+  private lastError: unknown;
+  private lastTickAt = performance.now();
   private up = true;
   private readonly listeners = new Set<(reachable: boolean) => void>();
 
@@ -58,7 +64,7 @@ export class DatabaseProbe implements DatabaseReachability {
   }
 
   sinceLastAnswerMs(): number | null {
-    return this.lastAnswerAt === undefined ? null : Math.round(performance.now() - this.lastAnswerAt);
+    return this.answered ? Math.round(performance.now() - this.lastAnswerAt) : null;
   }
 
   onChange(listener: (reachable: boolean) => void): () => void {
@@ -73,8 +79,16 @@ export class DatabaseProbe implements DatabaseReachability {
   }
 
   private tick(): void {
+    const now = performance.now();
+    // A tick that comes late found this process's event loop stalled (a long GC, a CPU-bound burst):
+    // the probe's answer may be queued behind it. Judge at the next tick, not now.
+    const late = now - this.lastTickAt > 2 * PROBE_EVERY_MS;
+    this.lastTickAt = now;
+    if (late) return;
+    this.judge();
     if (this.inFlightSince !== undefined) {
-      if (performance.now() - this.inFlightSince >= this.timeoutMs) this.fail(`no answer to the probe for ${this.timeoutMs} ms`);
+      // Stuck in a dead path: drop the connection, so the next tick dials a new one.
+      if (performance.now() - this.inFlightSince >= this.timeoutMs) this.dropConnection();
       return;
     }
     const sentAt = performance.now();
@@ -92,29 +106,32 @@ export class DatabaseProbe implements DatabaseReachability {
         if (this.client !== client || this.inFlightSince !== sentAt) return;
         this.inFlightSince = undefined;
         this.lastAnswerAt = performance.now();
-        this.set(true);
+        this.answered = true;
+        this.judge();
       },
       (error) => {
         if (this.client !== client || this.inFlightSince !== sentAt) return;
-        this.fail("the probe failed", error);
+        this.lastError = error;
+        this.dropConnection();
       },
     );
   }
 
-  /** Unreachable; the connection (maybe stuck in a dead path) is dropped and the next probe dials anew. */
-  private fail(why: string, error?: unknown): void {
+  private dropConnection(): void {
     const client = this.client;
     this.client = undefined;
     this.inFlightSince = undefined;
     void client?.end({ timeout: 0 }).catch(() => {});
-    if (this.up) this.log(`the database is unreachable from this node (${why}): /health answers 503 and requests that need it 503 DATABASE_UNAVAILABLE`, error);
-    this.set(false);
   }
 
-  private set(reachable: boolean): void {
+  /** Unreachable once no probe was answered for timeoutMs; reachable again at the next answer. */
+  private judge(): void {
+    const silentMs = performance.now() - this.lastAnswerAt;
+    const reachable = silentMs < this.timeoutMs;
     if (reachable === this.up) return;
     this.up = reachable;
     if (reachable) this.log("the database answers again: /health and requests are served again");
+    else this.log(`the database is unreachable from this node (no answer to its probe for ${Math.round(silentMs)} ms): /health answers 503 and requests that need it 503 DATABASE_UNAVAILABLE`, this.lastError);
     for (const listener of this.listeners) listener(reachable);
   }
 }
