@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import postgres from "postgres";
 import { TEST_ENV } from "../support/app";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { fundedDeveloper } from "../support/developers";
@@ -45,6 +46,44 @@ function expectDatabaseUnavailable(response: ApiResult, what: string): void {
     retryAfter: "2",
   });
 }
+
+describe("a database that is slow but answers", () => {
+  test("requests wait for it (a lock held past the probe's timeout) and are answered; /health stays 200 throughout", async () => {
+    const { token } = await fundedDeveloper((method, path, options) => api(method, path, options), { label: "slow" });
+    // Two connections: one holds the lock, the other watches the node's session wait for it.
+    const admin = postgres(testDb.url, { max: 2, onnotice: () => {} });
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = admin.begin(async (tx) => {
+        await tx`lock table developers in access exclusive mode`;
+        locked();
+        await released;
+      });
+      await isLocked;
+      const balance = api("GET", "/api/me/balance", { token });
+      await until(async () => (await admin`select 1 from pg_stat_activity where application_name like 'poker node%' and wait_event_type = 'Lock'`).length > 0, 20_000, "the request waiting on the lock");
+      // Longer than the probe's timeout (3 s): the node stays healthy, the request keeps waiting.
+      const since = performance.now();
+      let probes = 0;
+      await until(async () => {
+        const health = await api("GET", "/health");
+        expect(health.status).toBe(200);
+        probes += 1;
+        return performance.now() - since > 4_000;
+      }, 30_000, "four seconds of a slow database");
+      expect(probes).toBeGreaterThan(1);
+      release();
+      await holder;
+      const answered = await balance;
+      expect([answered.status, answered.body.balance]).toEqual([200, 10_000]);
+    } finally {
+      await admin.end();
+    }
+  });
+});
 
 describe("a node cut off from its database", () => {
   test("/health fails within seconds, requests answer 503 with Retry-After instead of hanging, and all recovers when the path heals", async () => {
