@@ -62,6 +62,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   const reachability = config.databaseUrl ? new DatabaseProbe(config.databaseUrl, config.databaseProbeTimeoutMs, log).start() : EMBEDDED_REACHABILITY;
   app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, logger, fence: () => lease.token, leaseStanding: lease.standing, tracing, database: reachability });
   app.metrics.sampled("poker_lease_standing", "1 while this node's lease provably stands (its tables deal only then)", [], () => [[{}, lease.standing() ? 1 : 0]]);
+  app.metrics.sampled("poker_database_reachable", "1 while this node's database probe is answered (0: /health 503, requests that need it 503 DATABASE_UNAVAILABLE)", [], () => [[{}, reachability.reachable() ? 1 : 0]]);
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
   // Sockets of this HOST_ID's previous process died with it (before any bot connects to this one).

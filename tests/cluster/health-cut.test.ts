@@ -105,6 +105,8 @@ describe("a node cut off from its database", () => {
     expect(unhealthy.response.body).toMatchObject({ status: "unavailable", db: "postgres", node: "cut_node", database: { reachable: false }, error: { code: "UNHEALTHY" } });
     expect(unhealthy.response.body.reasons).toContain("the database does not answer this node");
     expect((await api("GET", "/health/ready")).status).toBe(503);
+    // Operators see it too (the metrics are served during the cut).
+    expect(await api("GET", "/metrics").then((r) => String(r.body))).toMatch(/\npoker_database_reachable\{node="cut_node"\} 0\n/);
     // Liveness: the process answers (a supervisor has nothing to restart).
     expect(await api("GET", "/health/live")).toMatchObject({ status: 200, body: { status: "ok" } });
 
@@ -142,6 +144,7 @@ describe("a node cut off from its database", () => {
     const recoveredMs = performance.now() - restoredAt;
     expect((await api("GET", "/health")).body).toMatchObject({ status: "ok", database: { reachable: true } });
     await until(async () => (await api("GET", "/health")).body.lease.standing === true, 30_000, "the lease to stand again");
+    expect(await api("GET", "/metrics").then((r) => String(r.body))).toMatch(/\npoker_database_reachable\{node="cut_node"\} 1\n/);
     const balance = await api("GET", "/api/me/balance", { token });
     expect(balance.status).toBe(200);
     expect(balance.body.balance).toBe(10_000);
