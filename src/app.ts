@@ -21,6 +21,8 @@ import { Accounts } from "./modules/credits/service";
 import { docsModule } from "./modules/docs";
 import { httpConventions, methodsOfRoutes } from "./plugins/http-conventions";
 import { healthModule } from "./modules/health";
+import { EMBEDDED_REACHABILITY, type DatabaseReachability } from "./db/probe";
+import { databaseGate } from "./plugins/database-gate";
 import { matchesModule } from "./modules/matches";
 import { httpMetrics, metricsModule } from "./modules/metrics";
 import { instrument } from "./modules/metrics/instrument";
@@ -77,6 +79,8 @@ export interface AppDeps {
   tracing?: Tracing;
   /** Where hosted bots run (issue 27, docs/HOSTED.md); default: a pool that starts its workers at the first hosted bot. */
   sandbox?: Sandbox;
+  /** Whether this node reaches its database (server.ts's probe): /health, and requests refused at once while not; default: always. */
+  database?: DatabaseReachability;
 }
 
 export interface Services {
@@ -243,12 +247,22 @@ export function createApp(deps: AppDeps) {
       if (length > cap) throw payloadTooLarge(cap);
       refuseContentEncoding(request);
     })
+    .use(databaseGate(deps.database ?? EMBEDDED_REACHABILITY, deps.database !== undefined && deps.database !== EMBEDDED_REACHABILITY))
     .onParse({ as: "global" }, ({ request, contentType }) => {
       const raw = rawBodyRouteOf(request, RAW_BODY_ROUTES);
-      return raw ? readRawBody(request, raw) : readJsonBody(request, contentType, maxBodyBytes);
+      const timeoutMs = deps.config.bodyTimeoutMs;
+      return raw ? readRawBody(request, raw, timeoutMs) : readJsonBody(request, contentType, { maxBytes: maxBodyBytes, timeoutMs });
     })
     .use(docsModule())
-    .use(healthModule(deps.dbKind, services.cluster, () => services.matchmaker.isMatchmaker()))
+    .use(
+      healthModule({
+        dbKind: deps.dbKind,
+        cluster: services.cluster,
+        matchmaker: () => services.matchmaker.isMatchmaker(),
+        database: deps.database ?? EMBEDDED_REACHABILITY,
+        leaseStanding: deps.leaseStanding ?? (() => true),
+      }),
+    )
     .use(metricsModule(metrics, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy }))
     .use(
       authModule(

@@ -32,6 +32,10 @@ export interface Config {
   accountIdleMs: number;
   /** Largest accepted request body. */
   maxBodyBytes: number;
+  /** DATABASE_PROBE_TIMEOUT_MS: the database probe unanswered this long makes the node unhealthy (503 on /health and on requests that need it). */
+  databaseProbeTimeoutMs: number;
+  /** BODY_TIMEOUT_MS: a request body not whole this long after it started is answered 408 and its connection closed (a body that trickles in). */
+  bodyTimeoutMs: number;
   /** Names this process among those sharing a database (default: "local" alone, random in a cluster). */
   hostId: string;
   /** Remote bots: extra time beyond actionTimeoutMs, refilled per answered action up to the cap. */
@@ -129,6 +133,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordTimeCost: integerFrom(env, "PASSWORD_TIME_COST", 2, 1),
     accountIdleMs: integerFrom(env, "ACCOUNT_IDLE_MS", 60_000, 1),
     maxBodyBytes: integerFrom(env, "MAX_BODY_BYTES", 64 * 1024, 1024),
+    bodyTimeoutMs: integerFrom(env, "BODY_TIMEOUT_MS", 10_000, 100),
+    databaseProbeTimeoutMs: integerFrom(env, "DATABASE_PROBE_TIMEOUT_MS", 3_000, 100),
     // One process alone keeps a stable name; cluster nodes get a random one so two never collide by accident.
     hostId: env.HOST_ID || (env.NATS_URL ? `node_${crypto.randomUUID().slice(0, 8)}` : "local"),
     timeBankMs: integerFrom(env, "TIME_BANK_MS", 10_000),

@@ -7,6 +7,7 @@ import { LocalBus } from "./lib/bus/local-bus";
 import { releaseLease } from "./modules/cluster/lease";
 import { LeaseKeeper } from "./modules/cluster/takeover";
 import { MAX_FRAME_BYTES } from "./modules/protocol";
+import { DatabaseProbe, EMBEDDED_REACHABILITY } from "./db/probe";
 import { createLogger, logTo } from "./lib/log";
 import { NO_TRACING, type Tracing } from "./lib/tracing";
 import type { Logger } from "pino";
@@ -57,8 +58,11 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     : new LocalBus();
   // OpenTelemetry is loaded only with OTEL_EXPORTER_OTLP_ENDPOINT set: otherwise tracing is the no-op seam.
   const tracing: Tracing = config.tracing ? (await import("./lib/tracing-otel")).openTelemetryTracing(config.tracing, config.hostId) : NO_TRACING;
-  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, logger, fence: () => lease.token, leaseStanding: lease.standing, tracing });
+  // Whether the database answers, from a probe of its own (PGlite runs in this process: always).
+  const reachability = config.databaseUrl ? new DatabaseProbe(config.databaseUrl, config.databaseProbeTimeoutMs, log).start() : EMBEDDED_REACHABILITY;
+  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, logger, fence: () => lease.token, leaseStanding: lease.standing, tracing, database: reachability });
   app.metrics.sampled("poker_lease_standing", "1 while this node's lease provably stands (its tables deal only then)", [], () => [[{}, lease.standing() ? 1 : 0]]);
+  app.metrics.sampled("poker_database_reachable", "1 while this node's database probe is answered (0: /health 503, requests that need it 503 DATABASE_UNAVAILABLE)", [], () => [[{}, reachability.reachable() ? 1 : 0]]);
   // A drained peer has given its lease up before it says it leaves: claim its tables at once.
   app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
   // Sockets of this HOST_ID's previous process died with it (before any bot connects to this one).
@@ -119,6 +123,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         await bus.close();
         // The spans still buffered go out before the process ends.
         await tracing.shutdown().catch((error) => log("exporting the last spans failed", error));
+        await reachability.stop();
         await database.close();
         return report;
       })();

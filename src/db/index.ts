@@ -135,6 +135,11 @@ function someCause(error: unknown, test: (e: DatabaseError) => boolean): boolean
   return false;
 }
 
+/** Whether a database error carries this SQLSTATE (e.g. 57014, a cancelled statement), wherever it sits in the chain of causes. */
+export function hasDatabaseCode(error: unknown, code: string): boolean {
+  return someCause(error, (e) => e.code === code);
+}
+
 /** Whether a database error is a violation of the named constraint (postgres.js or PGlite). */
 export function violatesConstraint(error: unknown, constraint: string): boolean {
   return someCause(error, (e) => e.constraint === constraint || e.constraint_name === constraint);

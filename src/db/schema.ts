@@ -91,6 +91,8 @@ export const transactions = pgTable(
   },
   (t) => [
     index("transactions_developer_order_idx").on(t.developerId, t.createdAt, t.id),
+    // A seat's ledger rows (its buy-in, its cashout) by seat: an operator's look-up, and joins from seats (migration 0015).
+    index("transactions_seat_idx").on(t.seatId).where(sql`${t.seatId} is not null`),
     check("transactions_type_valid", sql`${t.type} in ('faucet', 'buy_in', 'cashout')`),
     check(
       "transactions_amount_sign",

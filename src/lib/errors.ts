@@ -29,6 +29,8 @@ export type ErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "SERVICE_BUSY"
+  | "DATABASE_UNAVAILABLE"
+  | "REQUEST_TIMEOUT"
   | "INTERNAL";
 
 export interface ErrorBody {

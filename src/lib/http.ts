@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Elysia, t, type TSchema } from "elysia";
 import { AppError, errorBody, type ErrorCode } from "./errors";
 import { jsonNestingExceeds, MAX_JSON_DEPTH } from "./json-depth";
+import { UNSEEN_CHARACTERS } from "./unseen-characters";
 
 /** SPEC §8 error body, for OpenAPI. */
 export const ErrorResponse = t.Object(
@@ -23,12 +24,13 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: "NOT_FOUND: the resource does not exist",
   405: "METHOD_NOT_ALLOWED: the path exists but not with this method (the Allow header lists those it takes)",
   409: "CONFLICT (or a specific code such as EMAIL_TAKEN, BOT_NAME_TAKEN, BOT_ALREADY_SEATED, BOT_SEATED, BOT_RETIRED, TABLE_FULL, TABLE_NOT_WAITING, IDEMPOTENCY_KEY_IN_USE)",
+  408: "REQUEST_TIMEOUT: the request body did not arrive within BODY_TIMEOUT_MS (the connection is closed)",
   413: "PAYLOAD_TOO_LARGE: the request body exceeds the limit",
   422: "IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with a different request (method, path or body)",
   415: "UNSUPPORTED_MEDIA_TYPE: request bodies must be application/json (a hosted bot's file: application/javascript or text/typescript), uncompressed (no Content-Encoding)",
   429: "FAUCET_COOLDOWN or RATE_LIMITED; see the Retry-After header",
   500: "INTERNAL: unexpected failure (no internals are revealed)",
-  503: "TABLE_HOST_UNAVAILABLE: the node hosting the table does not answer (a live node takes its tables over within seconds), or SERVICE_BUSY: too many such requests at once on this node; see the Retry-After header",
+  503: "TABLE_HOST_UNAVAILABLE: the node hosting the table does not answer (a live node takes its tables over within seconds), SERVICE_BUSY: too many such requests at once on this node, or DATABASE_UNAVAILABLE: this node cannot reach its database now (another node may); see the Retry-After header",
 };
 
 /** Response map entries for the error statuses a route can answer, each with the §8 body. */
@@ -59,14 +61,16 @@ export function idString(options: { description?: string; examples?: string[] } 
 
 /**
  * Text a user writes that others will read (bot names, descriptions): no C0/C1 control
- * characters and no bidirectional controls. An escape sequence in a bot name would clear, retitle
- * or rewrite another developer's terminal through the CLI, and U+202E (right-to-left override)
- * would spoof names on the pages. Written as \u escapes so the pattern reads the same in OpenAPI.
+ * characters, no bidirectional controls and no invisible characters (UNSEEN_CHARACTERS). An
+ * escape sequence in a bot name would clear, retitle or rewrite another developer's terminal
+ * through the CLI, U+202E (right-to-left override) would spoof names on the pages, and a
+ * zero-width joiner would make a second name look like the first.
  */
-export const PLAIN_TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$";
+export const PLAIN_TEXT_PATTERN = `^[^\\u0000-\\u001F\\u007F-\\u009F${UNSEEN_CHARACTERS}]*$`;
 
 export function plainText(options: { minLength?: number; maxLength: number; description?: string; examples?: string[] }) {
-  const rule = "no control characters (C0, C1) nor bidirectional controls (U+061C, U+200E/F, U+202A–E, U+2066–9)";
+  const rule =
+    "no control characters (C0, C1), bidirectional controls (U+061C, U+200E/F, U+202A–E, U+2066–9) nor invisible characters (U+200B–D, U+2028/9, U+2060–4, U+FEFF)";
   return t.String({ ...options, pattern: PLAIN_TEXT_PATTERN, description: options.description ? `${options.description}; ${rule}` : rule });
 }
 
@@ -93,7 +97,7 @@ const STRING_EXPECTED = 54;
 
 /** What we tell the client about one validation error: never the value itself. */
 function describe(e: ValueError): string | undefined {
-  if (e.message?.includes(PLAIN_TEXT_PATTERN)) return "contains a control character or a bidirectional control, which text others read may not carry";
+  if (e.message?.includes(PLAIN_TEXT_PATTERN)) return "contains a control character, a bidirectional control or an invisible character, which text others read may not carry";
   return e.type === STRING_EXPECTED ? e.message : (e.summary ?? e.message);
 }
 
@@ -117,8 +121,37 @@ export function payloadTooLarge(maxBodyBytes: number): AppError {
 /*
  * Bodies are JSON only, and bounded (a raw-body route, below, has its own type and cap). Without a
  * Content-Length (chunked) the size is checked as it is read; the server's own maxRequestBodySize
- * stops the read itself.
+ * stops the read itself. Bounded in time too: a body not whole within BODY_TIMEOUT_MS of its
+ * request is answered 408 (withinBodyDeadline).
  */
+
+/** How long a request body may take to arrive, and what reads it. */
+export interface BodyLimits {
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+/**
+ * A body that trickles in (headers, then a byte a second) would hold its request, and a handler's
+ * worth of memory, for as long as its declared length takes: Bun's idleTimeout never fires while
+ * bytes keep coming. Past `timeoutMs` the request is answered 408 REQUEST_TIMEOUT with
+ * `Connection: close`, so the server closes the socket once the answer is written (a client that
+ * no longer reads it loses only the answer).
+ */
+async function withinBodyDeadline<T>(read: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AppError(408, "REQUEST_TIMEOUT", `The request body did not arrive within ${timeoutMs} ms`, { timeoutMs }, { connection: "close" })),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Whether a body declares its length (within the cap: beyond, a 413 before anything is read). A
@@ -150,16 +183,16 @@ async function streamCapped(body: ReadableStream<Uint8Array>, maxBodyBytes: numb
   return Buffer.concat(chunks, size);
 }
 
-async function readTextCapped(request: Request, maxBodyBytes: number): Promise<string> {
+async function readTextCapped(request: Request, limits: BodyLimits): Promise<string> {
   if (!request.body) return "";
-  if (declaresLength(request, maxBodyBytes)) return request.text();
-  return (await streamCapped(request.body, maxBodyBytes)).toString("utf8");
+  if (declaresLength(request, limits.maxBytes)) return withinBodyDeadline(request.text(), limits.timeoutMs);
+  return (await withinBodyDeadline(streamCapped(request.body, limits.maxBytes), limits.timeoutMs)).toString("utf8");
 }
 
-async function readBytesCapped(request: Request, maxBodyBytes: number): Promise<Uint8Array> {
+async function readBytesCapped(request: Request, limits: BodyLimits): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array();
-  if (declaresLength(request, maxBodyBytes)) return new Uint8Array(await request.arrayBuffer());
-  return streamCapped(request.body, maxBodyBytes);
+  if (declaresLength(request, limits.maxBytes)) return new Uint8Array(await withinBodyDeadline(request.arrayBuffer(), limits.timeoutMs));
+  return withinBodyDeadline(streamCapped(request.body, limits.maxBytes), limits.timeoutMs);
 }
 
 /**
@@ -181,9 +214,9 @@ export function rawBodyRouteOf(request: Request, routes: readonly RawBodyRoute[]
   return candidates.find((route) => route.path.test(path));
 }
 
-/** The raw body of a RawBodyRoute: at most its cap (413 beyond, read no further). */
-export function readRawBody(request: Request, route: RawBodyRoute): Promise<Uint8Array> {
-  return readBytesCapped(request, route.maxBytes);
+/** The raw body of a RawBodyRoute: at most its cap (413 beyond, read no further), within the body deadline (408 past it). */
+export function readRawBody(request: Request, route: RawBodyRoute, timeoutMs: number): Promise<Uint8Array> {
+  return readBytesCapped(request, { maxBytes: route.maxBytes, timeoutMs });
 }
 
 /**
@@ -197,8 +230,8 @@ export function refuseContentEncoding(request: Request): void {
   throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", `Content-Encoding "${named}" is not accepted: send the request body uncompressed`, { header: "Content-Encoding", encoding: named });
 }
 
-export async function readJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {
-  const text = await readTextCapped(request, maxBodyBytes);
+export async function readJsonBody(request: Request, contentType: string, limits: BodyLimits): Promise<unknown> {
+  const text = await readTextCapped(request, limits);
   // Postgres text cannot hold NUL: refuse it here rather than fail deep in a query.
   if (/\\u0000|\u0000/.test(text)) {
     throw new AppError(400, "VALIDATION_ERROR", "NUL characters are not accepted", { field: "(body)" });

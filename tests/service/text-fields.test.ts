@@ -51,6 +51,27 @@ describe("user-supplied text carries no control or bidi characters", () => {
     expect((await h.call("GET", "/api/tables", { token })).body).toEqual([]);
   });
 
+  test("every invisible character (zero-width, word joiners, BOM, line and paragraph separators) is refused in a bot's name and description and a developer's name", async () => {
+    const invisible = [0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x2028, 0x2029];
+    const textFields = FIELDS.filter(({ field }) => field !== "seed");
+    expect(textFields.length).toBe(3);
+    const before = await h.call("GET", "/api/bots");
+    let refused = 0;
+    for (const { field, request } of textFields) {
+      for (const codePoint of invisible) {
+        const hex = `U+${codePoint.toString(16).toUpperCase()}`;
+        const response = await request(`my${String.fromCodePoint(codePoint)}-bot`);
+        expect({ field, hex, status: response.status, code: response.body.error?.code, named: response.body.error?.details?.field }).toEqual({ field, hex, status: 400, code: "VALIDATION_ERROR", named: field });
+        expect(response.body.error.message).toContain("invisible character");
+        refused += 1;
+      }
+    }
+    expect(refused).toBe(3 * 13);
+    expect((await h.call("GET", "/api/bots")).body).toEqual(before.body);
+    // The CLI drops them from what it prints (a name stored before the rule).
+    expect(terminalSafe(`my${invisible.map((c) => String.fromCodePoint(c)).join("")}-bot`)).toBe("my-bot");
+  });
+
   test("ordinary text in any script, with symbols and emoji, is accepted", async () => {
     const created = await h.call("POST", "/api/bots", { token, body: { name: "Ünïcødé ♠ 日本 עברית 🃏", description: "raises — always, « toujours »" } });
     expect(created.status).toBe(201);
