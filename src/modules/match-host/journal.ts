@@ -67,7 +67,7 @@ export class HandJournal implements MatchStore {
       table.matchId!,
       table.config,
       new Date(table.startedAt!),
-      { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret, handsReserved: RESERVATION_BLOCK },
+      { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret, handsReserved: RESERVATION_BLOCK, twinMatchId: table.twin?.matchId ?? null },
       this.fence(),
       this.retry,
     );

@@ -4,7 +4,7 @@ import { newId } from "../../lib/ids";
 import { applyActionInPlace, legalActions, startHand } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { nextButton } from "../../poker/match";
-import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
+import type { Rng } from "@poker-bots/core/rng";
 import type { Card } from "@poker-bots/core/cards";
 import type { MatchEndedMessage } from "@poker-bots/protocol";
 import type { ServerMessage } from "../protocol/gateway";
@@ -38,10 +38,15 @@ export interface MatchStore extends HandReservations {
 
 export interface MatchDeps {
   clock: Clock;
-  /** Built-in bots' decisions, and the decks when `deckFor` is absent (seeded replays). */
+  /** Built-in bots' random decisions (deals.ts `builtInRng`). */
   rng: Rng;
-  /** The deck of a hand by its number (provably fair deals: derived from the match's secret). */
-  deckFor?: (handNumber: number, cardsNeeded: number) => Card[];
+  /** The deck of a hand by its number: a pure function of the match's secret or seed (deals.ts `dealSource`). */
+  deckFor: (handNumber: number, cardsNeeded: number) => Card[];
+  /**
+   * A new match's id and start, when drawn before it (the two copies of a duplicate pair draw theirs
+   * together, so each names the other from its first row); absent: drawn here.
+   */
+  planned?: { matchId: string; startedAt: number };
   store: MatchStore;
   askBot: AskBot;
   /** Delivers a protocol message to a bot that is not a built-in. */
@@ -64,8 +69,8 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   // A table that already has its match is resuming it (its host died or restarted): same matchId.
   const resuming = table.matchId !== null;
   if (!resuming) {
-    table.matchId = newId("m", deps.clock.now());
-    table.startedAt = deps.clock.now();
+    table.matchId = deps.planned?.matchId ?? newId("m", deps.clock.now());
+    table.startedAt = deps.planned?.startedAt ?? deps.clock.now();
   }
   const matchId = table.matchId!;
   table.status = "running";
@@ -126,6 +131,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     finalClosures: stillSeated.map(closureOf),
     ranked: !isSeeded(table.config),
     rated: !isSeeded(table.config) && new Set(players.map((p) => p.developerId)).size > 1,
+    twinMatchId: table.twin?.matchId ?? null,
   });
   table.status = "finished";
   const summary: MatchEndedMessage = {
@@ -181,7 +187,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     buttonSeatIndex: table.buttonPosition,
     smallBlind: table.config.smallBlind,
     bigBlind: table.config.bigBlind,
-    deck: deps.deckFor ? deps.deckFor(table.handNumber, 2 * inPlay.length + 8) : shuffleDeck(deps.rng),
+    deck: deps.deckFor(table.handNumber, 2 * inPlay.length + 8),
   });
   table.hand = state;
   const remoteSeats = inPlay.filter((s) => s.strategy === null);

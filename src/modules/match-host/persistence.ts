@@ -57,6 +57,8 @@ export interface MatchOutcome {
   ranked: boolean;
   /** Counts toward skill ratings: ranked, and bots of at least two developers (no rating from self-play). */
   rated: boolean;
+  /** A copy of a duplicate pair: the other copy's match (rated together with it: match-finish.ts); null or absent otherwise. */
+  twinMatchId?: string | null;
 }
 
 export function emptyBatch(tableId: string, matchId: string): TableBatch {
@@ -73,8 +75,11 @@ export async function markMatchStarted(
   matchId: string,
   config: TableConfig,
   startedAt: Date,
-  /** The deck's commitment and secret, and the first block of hand numbers it may deal (deal-guard.ts). */
-  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number },
+  /**
+   * The deck's commitment and secret, the first block of hand numbers it may deal (deal-guard.ts),
+   * and the other copy's match for a copy of a duplicate pair (null otherwise).
+   */
+  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number; twinMatchId?: string | null },
   fence: FenceToken | null = null,
   retry: RetryOptions = {},
 ) {
@@ -187,6 +192,12 @@ export function abortTable(db: Queryable, tableId: string, now: Date, fence: Fen
 async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: FenceToken | null): Promise<number> {
   return db.transaction(async (tx) => {
     await assertLease(tx, fence, [tableId]);
+    // A copy of a duplicate pair: both copies' match rows first, as a finish locks them (match-finish.ts).
+    const [{ twin = null, match = null } = {}] = await queryRows<{ match: string | null; twin: string | null }>(
+      tx,
+      sql`select t.match_id as match, m.twin_match_id as twin from tables t left join matches m on m.id = t.match_id where t.id = ${tableId}`,
+    );
+    if (match !== null && twin !== null) await lockMatchRows(tx, [match, twin]);
     const open = (await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")))).sort(
       (a, b) => compareIds(a.developerId, b.developerId) || compareIds(a.id, b.id),
     );
@@ -198,10 +209,30 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
     }
     if (table.matchId) {
       await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
+      if (twin !== null) await rateTwinAlone(tx, twin);
     }
     await tx.update(tables).set({ status: "aborted" }).where(eq(tables.id, tableId));
     return open.length;
   });
+}
+
+/**
+ * Locks match rows in one order (by id), first thing in the transaction: a duplicate pair's finish
+ * (match-finish.ts) and a copy's abort take both copies' rows this way, before any other lock, so
+ * neither waits for the other in a cycle and each sees what the other committed.
+ */
+export async function lockMatchRows(tx: Tx, ids: string[]): Promise<Array<{ id: string; status: string }>> {
+  return queryRows(tx, sql`select id, status from matches where id = any(${sql.param([...new Set(ids)])}::text[]) order by id for update`);
+}
+
+/**
+ * A copy of a duplicate pair was aborted: its twin, if it completed already (waiting to be rated
+ * with this one), is rated alone: its own hands (ratings/store.ts leaves an aborted twin's out).
+ */
+async function rateTwinAlone(tx: Tx, twin: string): Promise<void> {
+  await tx.execute(sql`update matches set rating_pending = true
+    where id = ${twin} and status = 'completed' and rated_seq is null and not rating_pending and config->>'seed' is null
+      and (select count(distinct developer_id) from match_players where match_id = ${twin}) > 1`);
 }
 
 /** Hands recorded per match: what a table another process hosts (or hosted) has played. */
