@@ -42,7 +42,7 @@ export async function seatPair(seating: Seating, copies: TableRuntime[], address
   if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");
   if (first.status !== "waiting" || second.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${addressed.status}`);
   const mirrored = mirroredPosition(first, position);
-  invariant(freePosition(second) === mirrored, `twin ${second.tableId}: seat ${mirrored} is free as seat ${position} of ${first.tableId} is`);
+  invariant(!second.seats.has(mirrored) && !second.reserved.has(mirrored), `twin ${second.tableId}: seat ${mirrored} is free as seat ${position} of ${first.tableId} is`);
   first.reserved.add(position);
   second.reserved.add(mirrored);
   try {
