@@ -142,12 +142,14 @@ describe("duplicate pairs: playing", () => {
     expect(pairMismatch(f1, { ...f2, deckSecret: "00".repeat(32) })).not.toBeNull();
     expect(firstMismatch(f1, copy1)).toBeNull();
     expect(firstMismatch(f2, copy2)).toBeNull();
-    // While one copy still plays, neither reveals the secret (the rule, on the row state a playing copy has).
-    await h.database.db.execute(sql`update matches set status = 'running' where id = ${m2}`);
-    try {
-      expect((await h.call("GET", `/api/matches/${m1}/fairness`)).status).toBe(404);
-    } finally {
-      await h.database.db.execute(sql`update matches set status = 'completed' where id = ${m2}`);
+    // While the other copy waits or plays, neither reveals the secret (the rule, on the row state of a copy in play).
+    for (const status of ["waiting", "running"]) {
+      await h.database.db.execute(sql`update tables set status = ${status} where id = ${two}`);
+      try {
+        expect((await h.call("GET", `/api/matches/${m1}/fairness`)).status).toBe(404);
+      } finally {
+        await h.database.db.execute(sql`update tables set status = 'finished' where id = ${two}`);
+      }
     }
     expect((await h.call("GET", `/api/matches/${m1}/fairness`)).status).toBe(200);
     // Four buy-ins and four cashouts: each copy's seats are paid what each holds.

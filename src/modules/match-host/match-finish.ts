@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, type Db, type Tx } from "../../db/index";
+import { anyOf, queryRows, type Db, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { assertLease, type FenceToken } from "../cluster/lease";
-import { batchStatements, lockMatchRows, type MatchOutcome, type TableBatch } from "./persistence";
+import { batchStatements, lockPairs, type MatchOutcome, type TableBatch } from "./persistence";
 import { winnersOf, writeMatchStats } from "../stats/writer";
 
 /** A match that ended, with its table's hands and seat closures not yet written. */
@@ -45,21 +45,25 @@ export async function finishMatches(db: Db, finished: FinishedMatch[], fence: Fe
  * Which of the finishing matches are marked for the ratings applier. A match is when it is rated
  * (ranked, two developers' bots). A duplicate pair is rated once, as one match, when both copies
  * are recorded: the copy recorded second is marked (both in this transaction: the later id), and
- * ratings/store.ts reads both copies' hands for it. A copy whose twin was aborted is rated alone;
- * one whose twin still plays waits (the twin's finish, or its abort, marks it then). Both rows of
- * every pair are locked first, in id order (persistence.ts `lockMatchRows`, as an abort locks them):
- * two copies finishing at once in two transactions cannot both see the other still running.
+ * ratings/store.ts reads both copies' hands for it. A copy whose twin ended otherwise (aborted) is
+ * rated alone; one whose twin still plays, or has yet to start, waits: the twin's finish, or its
+ * abort, marks it then. The pairs' locks are taken first (persistence.ts `lockPairs`, as an abort
+ * takes them): two copies finishing at once in two transactions cannot both see the other playing.
  */
 async function ratingPending(tx: Tx, outcomes: MatchOutcome[]): Promise<Map<string, boolean>> {
   const pending = new Map(outcomes.map((o) => [o.matchId, o.rated]));
   const copies = outcomes.filter((o) => o.twinMatchId);
   if (copies.length === 0) return pending;
-  const rows = await lockMatchRows(tx, copies.flatMap((o) => [o.matchId, o.twinMatchId!]));
-  const statusOf = new Map(rows.map((row) => [row.id, row.status]));
+  await lockPairs(tx, copies.map((o) => o.tableId));
+  const twins = await queryRows<{ id: string; status: string }>(
+    tx,
+    sql`select t.id, tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = any(${sql.param(copies.map((o) => o.tableId))}::text[])`,
+  );
+  const twinTableStatus = new Map(twins.map((row) => [row.id, row.status]));
   for (const copy of copies) {
     const twin = copy.twinMatchId!;
-    const twinEnds = pending.has(twin) ? copy.matchId > twin : statusOf.get(twin) !== "running";
-    pending.set(copy.matchId, copy.rated && twinEnds);
+    const twinEnded = pending.has(twin) ? copy.matchId > twin : !["waiting", "running"].includes(twinTableStatus.get(copy.tableId) ?? "running");
+    pending.set(copy.matchId, copy.rated && twinEnded);
   }
   return pending;
 }

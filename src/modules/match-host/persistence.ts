@@ -192,12 +192,12 @@ export function abortTable(db: Queryable, tableId: string, now: Date, fence: Fen
 async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: FenceToken | null): Promise<number> {
   return db.transaction(async (tx) => {
     await assertLease(tx, fence, [tableId]);
-    // A copy of a duplicate pair: both copies' match rows first, as a finish locks them (match-finish.ts).
-    const [{ twin = null, match = null } = {}] = await queryRows<{ match: string | null; twin: string | null }>(
+    // A copy of a duplicate pair: its pair's lock first, as a finish takes it (match-finish.ts); then its twin's match, if it has one yet.
+    await lockPairs(tx, [tableId]);
+    const [{ twin = null } = {}] = await queryRows<{ twin: string | null }>(
       tx,
-      sql`select t.match_id as match, m.twin_match_id as twin from tables t left join matches m on m.id = t.match_id where t.id = ${tableId}`,
+      sql`select tw.match_id as twin from tables t join tables tw on tw.id = t.twin_id where t.id = ${tableId}`,
     );
-    if (match !== null && twin !== null) await lockMatchRows(tx, [match, twin]);
     const open = (await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")))).sort(
       (a, b) => compareIds(a.developerId, b.developerId) || compareIds(a.id, b.id),
     );
@@ -207,22 +207,29 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
     for (const seat of open) {
       await cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
-    if (table.matchId) {
-      await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
-      if (twin !== null) await rateTwinAlone(tx, twin);
-    }
+    if (table.matchId) await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
+    if (twin !== null) await rateTwinAlone(tx, twin);
     await tx.update(tables).set({ status: "aborted" }).where(eq(tables.id, tableId));
     return open.length;
   });
 }
 
+/** The class of the advisory locks that serialise what ends a duplicate pair's copies (a key per pair). */
+const PAIR_LOCK_CLASS = 0x70616972;
+
 /**
- * Locks match rows in one order (by id), first thing in the transaction: a duplicate pair's finish
- * (match-finish.ts) and a copy's abort take both copies' rows this way, before any other lock, so
- * neither waits for the other in a cycle and each sees what the other committed.
+ * Takes the lock of each duplicate pair these tables belong to, in one order (by pair), before the
+ * transaction ends a copy: a copy's finish (match-finish.ts `ratingPending`) and its abort take it,
+ * so the two copies of a pair never end at once, and each sees how the other ended. An advisory
+ * lock, not a row lock: a copy may end before its twin's match row exists, and the tables' rows are
+ * share-locked by the lease check.
  */
-export async function lockMatchRows(tx: Tx, ids: string[]): Promise<Array<{ id: string; status: string }>> {
-  return queryRows(tx, sql`select id, status from matches where id = any(${sql.param([...new Set(ids)])}::text[]) order by id for update`);
+export async function lockPairs(tx: Tx, tableIds: string[]): Promise<void> {
+  const pairs = await queryRows<{ pair: string }>(
+    tx,
+    sql`select distinct least(id, twin_id) as pair from tables where id = any(${sql.param(tableIds)}::text[]) and twin_id is not null order by 1`,
+  );
+  for (const { pair } of pairs) await tx.execute(sql`select pg_advisory_xact_lock(${PAIR_LOCK_CLASS}, hashtext(${pair}))`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import { anyOf, type Db } from "../../db";
+import { anyOf, queryRows, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { descending, idCursor, keysetPage, PAGE, pageOf } from "../../lib/paging";
@@ -145,8 +145,11 @@ export class Matches {
     const row = await this.completedRow(matchId);
     if (row.deckSecret === null || row.deckCommitment === null) throw errors.notFound("Fairness record (a seeded match deals from its seed)");
     if (row.twinMatchId !== null) {
-      const [twin] = await this.db.select({ status: matches.status }).from(matches).where(eq(matches.id, row.twinMatchId));
-      if (twin?.status === "running") throw errors.notFound("Fairness record (the other copy of this duplicate match still plays on the same secret)");
+      // The other copy's table: waiting to start, or running, it has cards of this secret still to deal.
+      const [twin] = await queryRows<{ status: string }>(this.db, sql`select tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = ${row.tableId}`);
+      if (twin && (twin.status === "waiting" || twin.status === "running")) {
+        throw errors.notFound("Fairness record (the other copy of this duplicate match still plays on the same secret)");
+      }
     }
     // A duplicate match recorded before issue 32 was one match dealing each deck twice: its own rule.
     const algorithm = row.config.duplicate && row.twinMatchId === null ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
