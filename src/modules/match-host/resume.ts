@@ -56,8 +56,9 @@ export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: numbe
 
 /**
  * The two copies of a duplicate pair resumed together go on from the same hand number (the later
- * of their first undealt numbers), so copy 2's hand n stays copy 1's hand n's deck; the numbers a
- * copy skips are voided like any other reserved and unrecorded number.
+ * of their first undealt numbers) with the button at the same seat, so copy 2's hand n stays copy
+ * 1's hand-n deck dealt to the same seats (each bot the other's cards); the numbers a copy skips are
+ * voided like any other reserved and unrecorded number.
  */
 function alignTwins(recorded: Map<TableRuntime, number[]>): void {
   const byId = new Map([...recorded.keys()].map((table) => [table.tableId, table]));
@@ -66,6 +67,8 @@ function alignTwins(recorded: Map<TableRuntime, number[]>): void {
     if (!twin) continue;
     const handNumber = Math.max(table.handNumber, twin.handNumber);
     if (table.handNumber < handNumber) voidUnrecorded(table, numbers, handNumber);
+    // Copy 1's button leads: its last recorded hand's, from which the next hand's moves in both.
+    if (table.twin!.copy === 2) table.buttonPosition = twin.buttonPosition;
   }
 }
 
