@@ -88,6 +88,9 @@ test("copy 2's contexts hear the same bytes, times included, whether copy 1 was 
   for (const botId of [variant, station]) {
     const [same, other, failed] = runs.map((run) => run.copy2.get(botId)!);
     expect(same.length).toBeGreaterThan(30);
+    // Each copy is a match of its own from its first message: match_started (never match_resumed), hands from 1.
+    expect(JSON.parse(same[0]).message).toMatchObject({ type: "match_started", tableId: "<copy 2 table>", matchId: "<copy 2 match>" });
+    expect(same.map((call) => JSON.parse(call)).find((c) => c.message?.type === "hand_started").message.handNumber).toBe(1);
     expect(other).toEqual(same);
     expect(failed).toEqual(same);
     compared += same.length;

@@ -102,6 +102,7 @@ export class MatchHost {
     };
     this.starts = new MatchStarts({
       clock: deps.clock,
+      recordStart: (started) => this.journal.started(...started),
       twinOf: (table) => (table.twin ? this.hosted.get(table.twin.tableId)?.table : undefined),
       openHosted: (table, resuming, group) =>
         this.deps.hostedPlay ? openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence(), group) : Promise.resolve(null),
@@ -319,11 +320,10 @@ export class MatchHost {
   private async play(table: TableRuntime): Promise<void> {
     // A table this node held before (and lost to a peer) may have left a failure behind from a write in flight then.
     this.journal.release(table.tableId);
-    const resuming = table.matchId !== null;
     // The match has begun from here (leaves are leaves of a running match), though its hosted seats take a moment to open.
     table.status = "running";
     // A duplicate pair's copies start together (twins.ts): one secret, each copy its own contexts.
-    const { players: hosted, planned } = await this.starts.start(table, resuming);
+    const { players: hosted, resuming } = await this.starts.start(table, table.matchId !== null);
     if (table.stopRequested) {
       await hosted?.close();
       throw new Error("the server is shutting down");
@@ -334,7 +334,7 @@ export class MatchHost {
         clock: this.deps.clock,
         rng: builtInRng(table),
         deckFor: dealSource(table),
-        planned,
+        resuming,
         store: this.journal,
         ...channels,
         spectators: this.deps.spectators,

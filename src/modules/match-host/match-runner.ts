@@ -25,8 +25,8 @@ import { DealGuard, type HandReservations } from "./deal-guard";
 
 /** Where a match's hands and its end are written (the database, or memory for local play). */
 export interface MatchStore extends HandReservations {
-  /** The match's row, with its first block of hand numbers reserved (table.handsReserved). */
-  started(table: TableRuntime): Promise<void>;
+  /** New matches' rows (one transaction), with their first block of hand numbers reserved (table.handsReserved). */
+  started(...tables: TableRuntime[]): Promise<void>;
   record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]): void;
   /** A write failed: the match must stop. */
   failureOf(tableId: string): unknown;
@@ -43,10 +43,11 @@ export interface MatchDeps {
   /** The deck of a hand by its number: a pure function of the match's secret or seed (deals.ts `dealSource`). */
   deckFor: (handNumber: number, cardsNeeded: number) => Card[];
   /**
-   * A new match's id and start, when drawn before it (the two copies of a duplicate pair draw theirs
-   * together, so each names the other from its first row); absent: drawn here.
+   * Whether the match was started before (its host died or restarted: same matchId, match_resumed);
+   * default: whether the table has a match. A new match whose row its caller recorded already (the
+   * two copies of a duplicate pair start together: twins.ts) is not resuming, and has its matchId.
    */
-  planned?: { matchId: string; startedAt: number };
+  resuming?: boolean;
   store: MatchStore;
   askBot: AskBot;
   /** Delivers a protocol message to a bot that is not a built-in. */
@@ -67,14 +68,14 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<void> {
   // A table that already has its match is resuming it (its host died or restarted): same matchId.
-  const resuming = table.matchId !== null;
-  if (!resuming) {
-    table.matchId = deps.planned?.matchId ?? newId("m", deps.clock.now());
-    table.startedAt = deps.planned?.startedAt ?? deps.clock.now();
+  const resuming = deps.resuming ?? table.matchId !== null;
+  if (!resuming && table.matchId === null) {
+    table.matchId = newId("m", deps.clock.now());
+    table.startedAt = deps.clock.now();
+    await deps.store.started(table);
   }
   const matchId = table.matchId!;
   table.status = "running";
-  if (!resuming) await deps.store.started(table);
   const store = deps.store;
   const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
     store.record(table.tableId, matchId, hand, stacks, closures);

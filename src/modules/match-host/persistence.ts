@@ -79,18 +79,37 @@ export async function markMatchStarted(
    * The deck's commitment and secret, the first block of hand numbers it may deal (deal-guard.ts),
    * and the other copy's match for a copy of a duplicate pair (null otherwise).
    */
-  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number; twinMatchId?: string | null },
+  deck: StartedMatch["deck"],
   fence: FenceToken | null = null,
   retry: RetryOptions = {},
 ) {
+  await markMatchesStarted(db, [{ tableId, matchId, config, startedAt, deck }], fence, retry);
+}
+
+/** A match's first row: its table, id, config, start, and deck (see markMatchStarted). */
+export interface StartedMatch {
+  tableId: string;
+  matchId: string;
+  config: TableConfig;
+  startedAt: Date;
+  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number; twinMatchId?: string | null };
+}
+
+/**
+ * Matches start in ONE transaction: both copies of a duplicate pair are recorded together, so no
+ * crash can leave one copy started and the other not (each names the other from its first row).
+ */
+export async function markMatchesStarted(db: Db, started: StartedMatch[], fence: FenceToken | null = null, retry: RetryOptions = {}) {
   await retryTransient(
     () =>
       db.transaction(async (tx) => {
-        await assertLease(tx, fence, [tableId]);
-        await Promise.all([
-          tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt, ...deck }).onConflictDoNothing(),
-          tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
-        ]);
+        await assertLease(tx, fence, started.map((m) => m.tableId));
+        for (const { tableId, matchId, config, startedAt, deck } of started) {
+          await Promise.all([
+            tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt, ...deck }).onConflictDoNothing(),
+            tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
+          ]);
+        }
       }),
     retry,
   );

@@ -21,12 +21,14 @@ import { mirroredPosition, seatsInOrder, type TableRuntime } from "./runtime";
 export interface MatchStart {
   /** Its hosted seats (null: none). */
   players: MatchPlayers | null;
-  /** A new match's id and start (absent: a resumed match keeps its own). */
-  planned?: { matchId: string; startedAt: number };
+  /** Whether it resumes a match begun before (a pair's copies begin, or resume, together). */
+  resuming: boolean;
 }
 
 export interface MatchStartsDeps {
   clock: Clock;
+  /** New matches' rows, in one transaction (HandJournal.started). */
+  recordStart(tables: TableRuntime[]): Promise<void>;
   /** The other copy of a pair, if this node hosts it. */
   twinOf(table: TableRuntime): TableRuntime | undefined;
   /** Opens a table's hosted seats in a sandbox worker group (undefined: the match's own). */
@@ -39,7 +41,10 @@ export class MatchStarts {
 
   constructor(private readonly deps: MatchStartsDeps) {}
 
-  /** The start of the match at `table`: alone, or with its twin (the first copy to ask starts both). */
+  /**
+   * The start of the match at `table`: alone, or with its twin (the first copy to ask starts both,
+   * and its `resuming` is the pair's: by the time the other asks, its match id is drawn already).
+   */
   async start(table: TableRuntime, resuming: boolean): Promise<MatchStart> {
     if (!table.twin) return this.startAlone(table, resuming);
     const key = table.twin.copy === 1 ? table.tableId : table.twin.tableId;
@@ -61,7 +66,7 @@ export class MatchStarts {
     if (!resuming && table.config.seed === undefined) commitTo(table, drawSecret());
     const players = await this.deps.openHosted(table, resuming, undefined);
     players?.start(this.deps.clock.now());
-    return { players };
+    return { players, resuming };
   }
 
   /**
@@ -69,18 +74,19 @@ export class MatchStarts {
    * before a resumption), started together: shared secret and start, each its own contexts.
    */
   private async startPair(copies: TableRuntime[], resuming: boolean, group: string): Promise<Map<string, MatchStart>> {
-    const planned = new Map<string, MatchStart["planned"]>();
     if (!resuming) {
-      invariant(copies.length === 2, "a duplicate pair's two copies start together");
+      invariant(copies.length === 2 && copies.every((t) => t.matchId === null), "a duplicate pair's two copies start together");
       assertSeatsSwapped(copies[0], copies[1]);
       const secret = copies[0].config.seed === undefined ? drawSecret() : null;
       const startedAt = this.deps.clock.now();
-      const ids = new Map(copies.map((t) => [t.tableId, newId("m", startedAt)]));
       for (const t of copies) {
+        t.matchId = newId("m", startedAt);
+        t.startedAt = startedAt;
         if (secret !== null) commitTo(t, secret);
-        t.twin!.matchId = ids.get(t.twin!.tableId)!;
-        planned.set(t.tableId, { matchId: ids.get(t.tableId)!, startedAt });
       }
+      for (const t of copies) t.twin!.matchId = copies.find((other) => other !== t)!.matchId;
+      // Both rows in one transaction: no crash leaves one copy started and the other not.
+      await this.deps.recordStart(copies);
     }
     if (copies.length === 2) {
       invariant(copies[0].deckCommitment === copies[1].deckCommitment, "a duplicate pair's copies share one commitment");
@@ -90,7 +96,7 @@ export class MatchStarts {
     // One origin for every context of the pair, drawn once all are open and before any hand.
     const origin = this.deps.clock.now();
     for (const p of players) p?.start(origin);
-    return new Map(copies.map((t, i) => [t.tableId, { players: players[i], planned: planned.get(t.tableId) }]));
+    return new Map(copies.map((t, i) => [t.tableId, { players: players[i], resuming }]));
   }
 }
 
