@@ -74,8 +74,10 @@ export class MatchStarts {
    * before a resumption), started together: shared secret and start, each its own contexts.
    */
   private async startPair(copies: TableRuntime[], resuming: boolean, group: string): Promise<Map<string, MatchStart>> {
+    // Both rows are written together (below): a pair is started, or resumed, as one.
+    invariant(copies.every((t) => (t.matchId !== null) === resuming), `the copies of pair ${group} begin, or resume, together`);
     if (!resuming) {
-      invariant(copies.length === 2 && copies.every((t) => t.matchId === null), "a duplicate pair's two copies start together");
+      invariant(copies.length === 2, "a duplicate pair's two copies start together");
       assertSeatsSwapped(copies[0], copies[1]);
       const secret = copies[0].config.seed === undefined ? drawSecret() : null;
       const startedAt = this.deps.clock.now();
