@@ -84,8 +84,17 @@ describe("a bot that plays on its stack differences in duplicate pairs wins no m
             where t.ladder = 'heads-up' and t.copy = 1 and m.status = 'completed' and tm.status = 'completed' and p.bot_id = ${exploiter}`,
       );
     await until(async () => (await completedPairs()).length >= 3, 150_000, "three completed ladder pairs");
-    // Off the ladder: the pairs in play end, then the books are read.
+    // Off the ladder: once a pairing round has read the entries without them (rounds run one at a
+    // time, so none seats them after it), the pairs in play end, then the books are read.
+    let emptyRounds = 0;
+    const matchmaker = server.app.services.matchmaker;
+    const observe = matchmaker.observe;
+    matchmaker.observe = (report) => {
+      observe(report);
+      if (report.entries.length === 0) emptyRounds++;
+    };
     for (const [dev, botId] of [[exploiterDev, exploiter], [victimDev, station]] as const) await server.api("DELETE", `/api/ladder/entries/${botId}`, { token: dev.token });
+    await until(async () => emptyRounds > 0, 30_000, "a pairing round without the entries");
     await until(
       async () => (await queryRows(server.database.db, sql`select 1 from seats where bot_id in (${exploiter}, ${station}) and status = 'open'`)).length === 0,
       120_000,
