@@ -3,7 +3,7 @@
  *   1. decisions/second for examples/starter-bot.ts in a QuickJS context (through the worker
  *      pool, one seat, one decision at a time) vs the same bot called in-process;
  *   2. memory per context with HOSTED_CONTEXTS (default 200) contexts open (a hosted seat is one
- *      context; two in a duplicate match);
+ *      context; a duplicate match is two matches, a context per copy);
  *   3. hosted bots at tables, end to end (bench/hosted-tables.ts).
  */
 import starter from "../examples/starter-bot.ts";

@@ -2,8 +2,9 @@
 import { createHash, createHmac } from "node:crypto";
 const [server, matchId, token] = process.argv.slice(2);
 const get = async (path) => (await fetch(`${server}/api/matches/${matchId}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })).json();
-const { deckSecret, deckCommitment, algorithm, handsPlayed, voidedHands = [] } = await get("/fairness");
-const dealOf = (hand) => (algorithm.endsWith("-duplicate") ? Math.ceil(hand / 2) : hand); // a duplicate match deals each deck twice
+const { deckSecret, deckCommitment, algorithm, handsPlayed, voidedHands = [], twinMatchId } = await get("/fairness");
+const dealOf = (hand) => (algorithm.endsWith("-duplicate") ? Math.ceil(hand / 2) : hand); // a one-match duplicate (before the two copies) dealt each deck twice
+if (twinMatchId && (await (await fetch(`${server}/api/matches/${twinMatchId}/fairness`)).json()).deckCommitment !== deckCommitment) throw new Error("the other copy committed to another secret");
 const key = Buffer.from(deckSecret, "hex"); // the token adds your own bots' hidden cards; the commitment is the secret's SHA-256:
 if (createHash("sha256").update(key).digest("hex") !== deckCommitment) throw new Error("the secret does not match the commitment");
 const names = [..."23456789TJQKA"].flatMap((rank) => [..."cdhs"].map((suit) => rank + suit)); // card id = rank * 4 + suit
@@ -24,11 +25,9 @@ function deckOf(handNumber) {
 const hands = []; // every page of the histories: hands numbered above `after`, 1,000 at a time
 for (let after = 0, page; (page = (await get(`/hands?limit=1000&after=${after}`)).hands).length > 0; after = page.at(-1).handNumber) hands.push(...page);
 if (hands.length !== (handsPlayed ?? hands.length)) throw new Error(`the match recorded ${handsPlayed} hands, the histories hold ${hands.length}`);
-const seen = new Set(), decks = new Map(); // no deck twice: each number once (recorded, or voided by a resumption), each deck once (twice if duplicate)
-for (const n of [...hands.map((h) => h.handNumber), ...voidedHands]) {
-  if (seen.has(n) || (decks.get(dealOf(n)) ?? 0) >= (algorithm.endsWith("-duplicate") ? 2 : 1)) throw new Error(`hand ${n}: its deck was dealt twice`);
-  seen.add(n), decks.set(dealOf(n), (decks.get(dealOf(n)) ?? 0) + 1);
-}
+const seen = new Set(), decks = new Map(); // no deck twice: each number once (recorded, or voided by a resumption), each deck once (twice if old duplicate)
+for (const n of [...hands.map((h) => h.handNumber), ...voidedHands])
+  if (seen.has(n) || (decks.get(dealOf(n)) ?? 0) >= (algorithm.endsWith("-duplicate") ? 2 : 1)) throw new Error(`hand ${n}: its deck was dealt twice`); else seen.add(n), decks.set(dealOf(n), (decks.get(dealOf(n)) ?? 0) + 1);
 for (const hand of hands) {
   const deck = deckOf(dealOf(hand.handNumber)), n = hand.players.length;
   const order = hand.players.map((_, i) => hand.players[(hand.players.findIndex((p) => p.seat === hand.button) + 1 + i) % n].seat);

@@ -57,8 +57,12 @@ export function defaultParallelism(jobs: number, hosted = false): number {
 export const needsService = (specs: string[]) => specs.some((spec) => spec.startsWith(EXEC_PREFIX));
 
 /**
- * Plays the jobs one at a time on the service started in this process: each seat of each spec is
- * one bot (one process for a command), kept connected across matches, so a mirror match has two.
+ * Plays the jobs one at a time on the service started in this process. A command is a remote bot,
+ * which the service seats at no duplicate table (it is one socket, it would remember the first copy):
+ * each job's duplicate match is played as its two copies, two ordinary tables with the job's seed
+ * (the same decks: a seeded match's decks depend on the seed alone, match-host/deals.ts), the second
+ * with the seats swapped, and each copy's seats are bots of their own (one process per seat and
+ * copy, kept connected across matches), so no copy can tell another anything.
  */
 async function runOnService(jobs: EvalJob[], settings: EvalSettings, onResult: (result: EvalResult) => void, log: (line: string) => void): Promise<void> {
   // Loaded only here: the whole service is a large import that an evaluation of files does without.
@@ -67,15 +71,29 @@ async function runOnService(jobs: EvalJob[], settings: EvalSettings, onResult: (
   try {
     const loaded = new Map<string, LocalPlayer>();
     for (const job of jobs) {
-      const seats = [];
-      for (const [i, spec] of job.seats.entries()) {
-        if (!loaded.has(spec)) loaded.set(spec, (await loadPlayers([spec], settings.cwd))[0]);
-        const player = loaded.get(spec)!;
-        seats.push(await service.bot(`${spec}@${i}`, { ...player, name: `${player.name}@${i}` }));
+      const copies: Array<Awaited<ReturnType<typeof service.bot>>[]> = [];
+      for (const copy of [1, 2]) {
+        const seats = [];
+        for (const [i, spec] of job.seats.entries()) {
+          if (!loaded.has(spec)) loaded.set(spec, (await loadPlayers([spec], settings.cwd))[0]);
+          const player = loaded.get(spec)!;
+          const name = copy === 1 ? `${player.name}@${i}` : `${player.name}@${i}/copy2`;
+          seats.push(await service.bot(`${spec}@${i}/${copy}`, { ...player, name }));
+        }
+        copies.push(seats);
       }
-      const result = await service.playMatch(seats, { ...settings, seed: job.seed, duplicate: true });
-      const adjusted = adjustedBigBlinds(result.histories, [seats[0].botId, seats[1].botId]);
-      onResult({ job, profits: [result.players[0].profit, result.players[1].profit], adjustedBigBlinds: adjusted, hands: result.handsPlayed });
+      const [first, second] = await Promise.all([
+        service.playMatch(copies[0], { ...settings, seed: job.seed }),
+        service.playMatch([copies[1][1], copies[1][0]], { ...settings, seed: job.seed }),
+      ]);
+      const [a1, b1] = adjustedBigBlinds(first.histories, [copies[0][0].botId, copies[0][1].botId]);
+      const [a2, b2] = adjustedBigBlinds(second.histories, [copies[1][0].botId, copies[1][1].botId]);
+      onResult({
+        job,
+        profits: [first.players[0].profit + second.players[1].profit, first.players[1].profit + second.players[0].profit],
+        adjustedBigBlinds: [a1 + a2, b1 + b2],
+        hands: first.handsPlayed + second.handsPlayed,
+      });
     }
   } finally {
     await service.close();

@@ -1,6 +1,7 @@
 /**
- * Many-seed local evaluation: heads-up pairings played as duplicate matches (every deal twice, seats
- * swapped) over seeds `<base>:<i>`, the seat order alternating by match; bb/100 with a 95 % interval
+ * Many-seed local evaluation: heads-up pairings played as duplicate matches (two copies, the second
+ * dealing the first's decks with the seats swapped) over seeds `<base>:<i>`, the seat order
+ * alternating by match; bb/100 with a 95 % interval
  * per pairing. The interval treats each match as one sample of (big blinds won, hands): the ratio
  * estimator Σbb/Σhands with its delta-method standard error, so long and short matches weigh by hands.
  * The same summary serves the raw results (chips as dealt) and the adjusted ones (luck taken out,

@@ -5,6 +5,7 @@
  */
 import { extname, resolve } from "node:path";
 import type { ServerMessage } from "@poker-bots/sdk/messages";
+import { MatchClock, onMatchClock } from "../modules/hosted/match-clock";
 import { bundleBot, createSandbox, SandboxOpenError, type BuildProblem, type HostedLogLine, type HostedSeat, type Sandbox, type SandboxOptions } from "../modules/hosted/sandbox";
 
 /** A player given as `hosted:./my-bot.ts`: the file run in the sandbox, as the service runs it. */
@@ -76,7 +77,7 @@ export async function closeLocalSandbox(): Promise<void> {
  * the seat in order; an action_request is decided with the budget the action clock gives (until
  * its deadline, plus the time bank) and the seat's answer, or its fallback, is sent back.
  */
-export async function openHostedSocket(code: string, botId: string, answer: (message: unknown) => void): Promise<{ send: (data: string) => void; seat: HostedSeat }> {
+export async function openHostedSocket(code: string, botId: string, answer: (message: unknown) => void, origin: number): Promise<{ send: (data: string) => void; seat: HostedSeat }> {
   let seat: HostedSeat;
   try {
     seat = await sandboxForLocalPlay().open(code, { botId });
@@ -85,13 +86,16 @@ export async function openHostedSocket(code: string, botId: string, answer: (mes
     throw new Error([`${botId} does not load in the sandbox:`, ...validationLines({ stage: "load", kind: error.kind, error: error.message, logs: error.logs })].join("\n"));
   }
   let queue = Promise.resolve();
+  // The time the bot reads is its match clock, as on the service (hosted/match-clock.ts).
+  const clock = new MatchClock(origin);
   const deliver = async (message: ServerMessage) => {
+    const nowMs = clock.next();
     if (message.type !== "action_request") {
-      await seat.notify(message);
+      await seat.notify(message, { nowMs });
       return;
     }
     const budgetMs = Math.max(1, Date.parse(message.deadline) - Date.now()) + message.timeBankMs;
-    const decision = await seat.decide(message, { budgetMs });
+    const decision = await seat.decide(onMatchClock(message, nowMs, budgetMs), { budgetMs, nowMs });
     answer({ type: "action", requestId: message.requestId, ...decision.action });
   };
   return { seat, send: (data) => void (queue = queue.then(() => deliver(JSON.parse(data) as ServerMessage))) };

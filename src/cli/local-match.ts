@@ -11,14 +11,14 @@ import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../modules/bots/model
 import type { Spectators } from "../modules/protocol/spectators";
 import { playMatch, type MatchStore } from "../modules/match-host/match-runner";
 import type { HandRecord, MatchOutcome } from "../modules/match-host/persistence";
-import { newSeatRuntime, newTableRuntime, type TableRuntime } from "../modules/match-host/runtime";
+import { newSeatRuntime, newTableRuntime, type TableRuntime, type TwinLink } from "../modules/match-host/runtime";
 import { askWithActionClock, NO_TIME_BANK } from "../modules/action-clock/service";
 import { BotGateway } from "../modules/protocol/gateway";
 import { RateLimiter } from "../lib/rate-limit";
 import { loadConfig } from "../config";
 import { phhOfHands, type StoredHand } from "../modules/match-host/hand-history";
-import { cryptoRng, seededRng } from "@poker-bots/core/rng";
-import { dealSource } from "../modules/match-host/deals";
+import { cryptoRng } from "@poker-bots/core/rng";
+import { builtInRng, dealSource } from "../modules/match-host/deals";
 import type { HostedLogLine, HostedSeat } from "../modules/hosted/sandbox";
 import { bundleHostedFile, HOSTED_PREFIX, openHostedSocket } from "./hosted";
 
@@ -116,7 +116,11 @@ export interface LocalMatchOptions {
   onHand?: (handNumber: number, table: TableRuntime) => void;
   /** Gets every public message of the match, as a server's spectators do (`play --verbose`). */
   spectators?: Spectators;
-  /** Heads-up: every deal twice, seats swapped (as a server's duplicate table). */
+  /**
+   * Heads-up: a duplicate match as the service plays one (docs/FAIRNESS.md): two matches, the second
+   * with the seats swapped and the first's decks; each copy plays its own fresh sessions and hosted
+   * contexts, and its own stream of built-in draws. The result adds both copies up.
+   */
   duplicate?: boolean;
 }
 
@@ -151,26 +155,67 @@ const LOCAL_RULES = loadConfig({});
 export async function playLocalMatch(players: LocalPlayer[], options: LocalMatchOptions): Promise<LocalMatchResult> {
   if (players.length < 2 || players.length > 10) throw new Error(`a match needs 2 to 10 players, got ${players.length}`);
   if (players.some((p) => p.command)) throw new Error("a bot given as a command plays on the service: use playOnService");
+  if (!options.duplicate) return playCopy(players, options, null, Date.now());
+  if (players.length !== 2) throw new Error(`a duplicate match is heads-up, got ${players.length} players`);
+  // Both copies' hosted contexts read one match clock origin, as on the service (match-host/twins.ts).
+  const origin = Date.now();
+  const first = await playCopy(players, options, { copy: 1, tableId: "tbl_local_copy2", matchId: null }, origin);
+  const second = await playCopy([players[1], players[0]], options, { copy: 2, tableId: "tbl_local_copy1", matchId: null }, origin);
+  return bothCopies(players, options.seed, first, second);
+}
+
+/** One match: a whole one, or one copy of a duplicate pair (`twin`: the other copy; its seats are `players` in seat order). */
+async function playCopy(players: LocalPlayer[], options: LocalMatchOptions, twin: TwinLink | null, origin: number): Promise<LocalMatchResult> {
   const hostedSeats = new Map<string, HostedSeat>();
   try {
-    return await playWithSeats(players, options, hostedSeats);
+    return await playWithSeats(players, options, hostedSeats, twin, origin);
   } finally {
     await Promise.all([...hostedSeats.values()].map((seat) => seat.close()));
   }
 }
 
-async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions, hostedSeats: Map<string, HostedSeat>): Promise<LocalMatchResult> {
-  const started = performance.now();
-  const table = newTableRuntime("tbl_local", DEVELOPER, new Date(), {
-    buyIn: options.buyIn,
-    smallBlind: options.smallBlind,
-    bigBlind: options.bigBlind,
-    maxPlayers: players.length,
-    maxHands: options.hands,
-    actionTimeoutMs: options.timeoutMs,
-    seed: options.seed,
-    ...(options.duplicate ? { duplicate: true } : {}),
+/** A duplicate match's result: each player's results over both copies (in `players` order, seat: its copy-1 seat). */
+function bothCopies(players: LocalPlayer[], seed: string, first: LocalMatchResult, second: LocalMatchResult): LocalMatchResult {
+  const results = players.map((player, seat): LocalPlayerResult => {
+    const [a, b] = [first, second].map((copy) => copy.players.find((p) => p.name === player.name)!);
+    const timeouts = a.timeouts === null || b.timeouts === null ? null : a.timeouts + b.timeouts;
+    const logs = a.hostedLogs || b.hostedLogs ? { hostedLogs: [...(a.hostedLogs ?? []), ...(b.hostedLogs ?? [])] } : {};
+    return { name: player.name, source: player.source, seat, finalChips: a.finalChips + b.finalChips, profit: a.profit + b.profit, handsWon: a.handsWon + b.handsWon, timeouts, ...logs };
   });
+  const most = Math.max(...results.map((r) => r.finalChips));
+  // One PHH text: each copy's hand tables named by copy and number ([copy1-1], … [copy2-1], …).
+  const named = (copy: number, text: string) => text.replace(/^\[(\d+)\]$/gm, `[copy${copy}-$1]`);
+  return {
+    seed,
+    handsPlayed: first.handsPlayed + second.handsPlayed,
+    players: results,
+    winners: results.filter((r) => r.finalChips === most).map((r) => r.name),
+    phh: `${named(1, first.phh)}\n${named(2, second.phh)}`,
+    histories: [...first.histories, ...second.histories],
+    elapsedMs: first.elapsedMs + second.elapsedMs,
+  };
+}
+
+async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions, hostedSeats: Map<string, HostedSeat>, twin: TwinLink | null, origin: number): Promise<LocalMatchResult> {
+  const started = performance.now();
+  const tableId = twin ? `tbl_local_copy${twin.copy}` : "tbl_local";
+  const table = newTableRuntime(
+    tableId,
+    DEVELOPER,
+    new Date(),
+    {
+      buyIn: options.buyIn,
+      smallBlind: options.smallBlind,
+      bigBlind: options.bigBlind,
+      maxPlayers: players.length,
+      maxHands: options.hands,
+      actionTimeoutMs: options.timeoutMs,
+      seed: options.seed,
+      ...(twin ? { duplicate: true } : {}),
+    },
+    null,
+    twin,
+  );
   players.forEach((player, position) => {
     const seat = newSeatRuntime({
       seatId: `seat_local_${position}`,
@@ -199,7 +244,7 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
   // A hosted: player is a fresh sandbox context for this match, as on the service.
   for (const player of players) {
     if (!player.hostedCode) continue;
-    const hosted = await openHostedSocket(player.hostedCode, player.name, (message) => gateway.receive(socket, message));
+    const hosted = await openHostedSocket(player.hostedCode, player.name, (message) => gateway.receive(socket, message), origin);
     const socket = { id: `local_${player.name}`, send: hosted.send, close: () => {} };
     hostedSeats.set(player.name, hosted.seat);
     gateway.connect(player.name, socket, { type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
@@ -224,11 +269,10 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
     },
   };
 
-  const rng = seededRng(options.seed);
   await playMatch(table, {
     clock: systemClock,
-    rng,
-    deckFor: dealSource(table.config, null, rng),
+    rng: builtInRng(table),
+    deckFor: dealSource(table),
     store,
     askBot,
     notify: (botId, message) => gateway.send(botId, message),

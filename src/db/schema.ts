@@ -13,6 +13,7 @@ import {
   pgSequence,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -128,17 +129,24 @@ export const seats = pgTable(
     leaving: boolean("leaving").notNull().default(false),
     /** A hosted bot's code version pinned for this seat's current match (null: not hosted, or between matches). */
     codeVersion: integer("code_version"),
+    /**
+     * 2 for the seat at a duplicate pair's copy-2 table, 1 for every other seat. A copy-2 seat is
+     * only ever opened in the transaction that opens its copy-1 twin (ledger.ts `buyInPairInDb`).
+     */
+    copy: smallint("copy").notNull().default(1),
     openedAt: instant("opened_at").notNull(),
     closedAt: instant("closed_at"),
   },
   (t) => [
-    uniqueIndex("seats_one_open_seat_per_bot").on(t.botId).where(sql`${t.status} = 'open' and ${t.botId} is not null`),
+    // One open seat per bot and copy: a bot sits at one table, or at the two copies of one duplicate pair.
+    uniqueIndex("seats_one_open_seat_per_bot").on(t.botId, t.copy).where(sql`${t.status} = 'open' and ${t.botId} is not null`),
     index("seats_table_idx").on(t.tableId),
     uniqueIndex("seats_one_open_seat_per_position")
       .on(t.tableId, t.position)
       .where(sql`${t.status} = 'open' and ${t.position} is not null`),
     check("seats_chips_non_negative", sql`${t.chips} >= 0`),
     check("seats_status_valid", sql`${t.status} in ('open', 'closed')`),
+    check("seats_copy_valid", sql`${t.copy} in (1, 2)`),
   ],
 );
 
@@ -172,8 +180,17 @@ export const tables = pgTable(
     createdAt: instant("created_at").notNull(),
     /** A table the ladder made (its format), null for one a developer made. */
     ladder: text("ladder", { enum: LADDER_FORMATS }),
+    /**
+     * A duplicate match is two ordinary matches at two twin tables (docs/FAIRNESS.md): the other
+     * copy's table, and which copy this one plays (1 or 2). Both null for any other table.
+     */
+    twinId: text("twin_id"),
+    copy: smallint("copy"),
   },
-  (t) => [index("tables_status_idx").on(t.status, t.hostId)],
+  (t) => [
+    index("tables_status_idx").on(t.status, t.hostId),
+    check("tables_twin_copy", sql`(${t.twinId} is null and ${t.copy} is null) or (${t.twinId} is not null and ${t.copy} in (1, 2))`),
+  ],
 );
 
 export const matches = pgTable(
@@ -210,6 +227,11 @@ export const matches = pgTable(
     handsReserved: integer("hands_reserved").notNull().default(0),
     /** Numbers given up by resumes (reserved, possibly dealt and shown, never recorded): never dealt again. */
     voidedHands: integer("voided_hands").array().notNull().default(sql`'{}'::int[]`),
+    /**
+     * The other copy's match, for a copy of a duplicate pair (same deck secret, seats swapped); null
+     * for any other match. The pair is rated once, when both copies are recorded (match-finish.ts).
+     */
+    twinMatchId: text("twin_match_id"),
   },
   (t) => [index("matches_listing_idx").on(t.status, t.endedAt, t.id)],
 );

@@ -9,8 +9,22 @@ import type { Card } from "@poker-bots/core/cards";
 import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
 
 export const FAIR_DECK_ALGORITHM = "hmac-sha256-fisher-yates-v1";
-/** A duplicate match: hand n plays the deck of deal ⌈n / 2⌉ (each deal twice, seats swapped). */
+/**
+ * The duplicate matches recorded before issue 32 (one match, each deal twice): hand n played the
+ * deck of deal ⌈n / 2⌉. Only old records carry it; a duplicate pair's two copies each use the
+ * plain algorithm (hand n ← deck n), from one shared secret.
+ */
 export const DUPLICATE_DECK_ALGORITHM = `${FAIR_DECK_ALGORITHM}-duplicate`;
+
+/**
+ * The deck secret of a seeded match: SHA-256 of the text `seeded deck <seed>` (hex). A seeded match
+ * deals hand n as a fair match would from this secret: its decks depend on the seed and the hand
+ * number alone, never on what the bots drew or did (a built-in's random choices come from their
+ * own stream), so the two copies of a seeded duplicate pair deal the same decks.
+ */
+export function seededDeckSecret(seed: string): string {
+  return createHash("sha256").update(`seeded deck ${seed}`).digest("hex");
+}
 
 /** Lowercase hex SHA-256 of the secret's bytes. */
 export function deckCommitment(secretHex: string): string {

@@ -7,7 +7,7 @@ setDefaultTimeout(60_000);
 const h = useHarness("bots");
 
 describe("bots", () => {
-  test("create returns the api key once; list and get show exactly the brief's four fields", async () => {
+  test("create returns the api key once; the list shows exactly the brief's four fields, a get those and whether it is hosted (public by design)", async () => {
     const dev = await h.registerDeveloper();
     const created = await h.call("POST", "/api/bots", { token: dev.token, body: { name: "Alpha", description: "first" } });
     expect(created.status).toBe(201);
@@ -24,7 +24,7 @@ describe("bots", () => {
     const listed = list.body.find((b: any) => b.botId === created.body.botId);
     expect(Object.keys(listed).sort()).toEqual(["botId", "createdAt", "description", "name"]);
     const one = await h.call("GET", `/api/bots/${created.body.botId}`);
-    expect(one.body).toEqual({ botId: created.body.botId, name: "Alpha", description: "first", createdAt: created.body.createdAt });
+    expect(one.body).toEqual({ botId: created.body.botId, name: "Alpha", description: "first", createdAt: created.body.createdAt, hosted: false });
     expect(JSON.stringify(list.body)).not.toContain(created.body.apiKey);
     const stored = await h.app.services.bots.findByApiKey(created.body.apiKey);
     expect(stored?.botId).toBe(created.body.botId);

@@ -34,3 +34,24 @@ test("regression (double claim): when two live nodes claim a dead node's tables 
     expect(x.length + y.length).toBe(30);
   }
 });
+
+test("a dead node's duplicate pairs move whole: whichever node claims, it takes both copies of every pair in one round", async () => {
+  const db = nodes[0].db;
+  let pairs = 0;
+  for (let round = 0; round < 10; round++) {
+    const dead = `dead_pairs_${round}`;
+    // Ten waiting pairs of twin tables on the dead node (copy 1: tbl_…_a, copy 2: tbl_…_b).
+    await db.execute(sql`insert into tables (id, created_by, config, status, host_id, created_at, twin_id, copy)
+      select 'tbl_' || ${dead} || '_' || n || '_' || c, 'dev_claims', '{"duplicate": true}'::jsonb, 'waiting', ${dead}, now(),
+             'tbl_' || ${dead} || '_' || n || '_' || (case c when 'a' then 'b' else 'a' end), (case c when 'a' then 1 else 2 end)
+      from generate_series(1, 10) n, (values ('a'), ('b')) as copies(c)`);
+    const [x, y] = await Promise.all([claimOrphanedTables(nodes[0].db, "node_x"), claimOrphanedTables(nodes[1].db, "node_y")]);
+    expect(x.length + y.length).toBe(20);
+    for (const claimed of [x, y]) {
+      const ids = new Set(claimed.map((row) => row.id));
+      for (const row of claimed) expect(ids.has(row.twinId!)).toBe(true);
+      pairs += claimed.length / 2;
+    }
+  }
+  expect(pairs).toBe(100);
+});

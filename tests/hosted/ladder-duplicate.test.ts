@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("two hosted bots on the ladder play duplicate", () => {
-  test("always available without a socket; paired heads-up, their match is duplicate and rated; each copy has fresh contexts (a hand counter restarts); the standings count duplicate matches", async () => {
+  test("always available without a socket; paired heads-up, they play a duplicate pair (two matches at twin tables, seats swapped), rated once; each copy has its own contexts from its first hand; the standings count the pair once", async () => {
     const counter = await bundleFixture("hook-counter");
     const bots: string[] = [];
     for (const label of ["dup-a", "dup-b"]) {
@@ -32,45 +32,68 @@ describe("two hosted bots on the ladder play duplicate", () => {
       bots.push(bot.botId);
     }
 
-    const [match] = await until(
+    // The first pair whose two copies have both completed.
+    const pair = await until(
       () =>
-        queryRows<{ id: string; config: { duplicate?: boolean; maxHands: number }; hands_played: number }>(
+        queryRows<{ id: string; twin: string; copy: number; table_id: string; twin_table: string; config: { duplicate?: boolean; maxHands: number }; hands_played: number; twin_hands: number }>(
           server.database.db,
-          sql`select m.id, t.config, m.hands_played from matches m join tables t on t.id = m.table_id where t.ladder = 'heads-up' and m.status = 'completed' order by m.ended_at limit 1`,
-        ).then((rows) => (rows.length > 0 ? rows : null)),
+          sql`select m.id, m.twin_match_id as twin, t.copy, t.id as table_id, t.twin_id as twin_table, t.config, m.hands_played, tm.hands_played as twin_hands
+              from matches m join tables t on t.id = m.table_id join matches tm on tm.id = m.twin_match_id
+              where t.ladder = 'heads-up' and t.copy = 1 and m.status = 'completed' and tm.status = 'completed' order by m.ended_at limit 1`,
+        ).then((rows) => (rows.length > 0 ? rows[0] : null)),
       60_000,
-      "a completed ladder match",
+      "a completed ladder pair",
     );
-    expect(match.config.duplicate).toBe(true);
-    expect(match.hands_played).toBe(6);
-    const players = await queryRows<{ bot_id: string; code_version: number }>(server.database.db, sql`select bot_id, code_version from match_players where match_id = ${match.id}`);
-    expect(players.map((p) => p.bot_id).sort()).toEqual([...bots].sort());
+    expect(pair.config.duplicate).toBe(true);
+    // Each copy is a whole ladder match of LADDER_HANDS hands.
+    expect([pair.hands_played, pair.twin_hands]).toEqual([6, 6]);
+    const players = await queryRows<{ match_id: string; bot_id: string; position: number; code_version: number }>(
+      server.database.db,
+      sql`select match_id, bot_id, position, code_version from match_players where match_id in (${pair.id}, ${pair.twin}) order by match_id, position`,
+    );
+    const seatsOf = (matchId: string) => players.filter((p) => p.match_id === matchId).map((p) => p.bot_id);
+    expect([...seatsOf(pair.id)].sort()).toEqual([...bots].sort());
+    // Copy 2 seats each bot at the other position.
+    expect(seatsOf(pair.twin)).toEqual([...seatsOf(pair.id)].reverse());
     expect(players.every((p) => p.code_version === 1)).toBe(true);
-    // Rated: two developers' bots (the ratings applier numbers the match once it has applied it).
+    // Rated once (two developers' bots): the ratings applier numbers one copy of the pair, the one recorded second.
     await server.app.services.ratingsApplier.settled();
-    const [rated] = await queryRows<{ rated_seq: number | null }>(server.database.db, sql`select rated_seq from matches where id = ${match.id}`);
-    expect(rated.rated_seq).not.toBeNull();
+    const rated = await queryRows<{ id: string; rated_seq: number | null }>(server.database.db, sql`select id, rated_seq from matches where id in (${pair.id}, ${pair.twin})`);
+    expect(rated.filter((r) => r.rated_seq !== null)).toHaveLength(1);
 
-    // Copy 1 plays the odd hands, copy 2 the even ones, each in its own context since the match began:
-    // at hand h the copy's hook has counted ceil(h / 2) hands (one shared context would say h).
+    // Each copy's context heard only its own match from its start: at hand h the hook has counted h hands (a
+    // context shared by the copies, or the old odd/even copies of one match, would say more, or ceil(h / 2)).
+    let checked = 0;
     for (const botId of bots) {
-      const logs = await queryRows<{ hand_number: number; message: string }>(
-        server.database.db,
-        sql`select hand_number, message from hosted_logs where bot_id = ${botId} and match_id = ${match.id} and kind = 'log' order by id`,
-      );
-      const counts = new Map<number, number>();
-      for (const row of logs) counts.set(row.hand_number, Number(/^hands=(\d+) /.exec(row.message)![1]));
-      expect([...counts.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
-      for (const [hand, counted] of counts) expect(counted).toBe(Math.ceil(hand / 2));
-      expect(counts.get(2)).toBe(1);
+      for (const matchId of [pair.id, pair.twin]) {
+        const logs = await queryRows<{ hand_number: number; message: string }>(
+          server.database.db,
+          sql`select hand_number, message from hosted_logs where bot_id = ${botId} and match_id = ${matchId} and kind = 'log' order by id`,
+        );
+        const counts = new Map<number, number>();
+        for (const row of logs) counts.set(row.hand_number, Number(/^hands=(\d+) /.exec(row.message)![1]));
+        expect([...counts.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+        for (const [hand, counted] of counts) expect(counted).toBe(hand);
+        checked++;
+      }
     }
+    expect(checked).toBe(4);
 
     const standings = (await server.api("GET", "/api/ladder?format=heads-up")).body as any[];
     for (const botId of bots) {
       const row = standings.find((r) => r.botId === botId);
       expect(row.matchesPlayed).toBeGreaterThanOrEqual(1);
       expect(row.duplicateMatches).toBe(row.matchesPlayed);
+      // A pair counts once: never more matches than pairs with a completed copy.
+      const [{ pairs }] = await queryRows<{ pairs: number }>(
+        server.database.db,
+        sql`select count(distinct least(m.id, m.twin_match_id))::int as pairs from match_players mp join matches m on m.id = mp.match_id where mp.bot_id = ${botId} and m.status = 'completed'`,
+      );
+      expect(row.matchesPlayed).toBe(pairs);
     }
+    // Hosting is public by design: anyone reads it on the bot (never its code).
+    for (const botId of bots) expect((await server.api("GET", `/api/bots/${botId}`)).body).toMatchObject({ botId, hosted: true });
+    // The books balance exactly, the ladder still playing (every move of money is one transaction).
     const audit = await auditLedger(server.database.db);
     expect(audit.problems).toEqual([]);
   });

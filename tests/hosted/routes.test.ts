@@ -169,7 +169,7 @@ describe("versions and sources", () => {
 });
 
 describe("the bot views", () => {
-  test("GET /api/bots keeps the four fields; GET /api/bots/:botId too, but to its owner it says hosted and the version", async () => {
+  test("GET /api/bots keeps the four fields; GET /api/bots/:botId says hosted to anyone (public by design), and to its owner the version", async () => {
     const remote = (await h.call("POST", "/api/bots", { token: owner.token, body: { name: "still-remote" } })).body.botId;
     const total = await versionRows(botId);
     const list = await h.call("GET", "/api/bots");
@@ -177,11 +177,13 @@ describe("the bot views", () => {
     expect(list.body.length).toBeGreaterThanOrEqual(2);
 
     const anonymous = await h.call("GET", `/api/bots/${botId}`);
-    expect(Object.keys(anonymous.body).sort()).toEqual(["botId", "createdAt", "description", "name"]);
+    expect(Object.keys(anonymous.body).sort()).toEqual(["botId", "createdAt", "description", "hosted", "name"]);
+    expect(anonymous.body.hosted).toBe(true);
+    expect((await h.call("GET", `/api/bots/${remote}`)).body.hosted).toBe(false);
     const seenByStranger = await h.call("GET", `/api/bots/${botId}`, { token: stranger.token });
     expect(seenByStranger.body).toEqual(anonymous.body);
     const seenByOwner = await h.call("GET", `/api/bots/${botId}`, { token: owner.token });
-    expect(seenByOwner.body).toEqual({ ...anonymous.body, strategy: null, hosted: true, codeVersion: total });
+    expect(seenByOwner.body).toEqual({ ...anonymous.body, strategy: null, codeVersion: total });
 
     const mine = await h.call("GET", "/api/me/bots", { token: owner.token });
     const byId = new Map(mine.body.map((b: { botId: string }) => [b.botId, b]));

@@ -4,7 +4,7 @@ import * as sdk from "@poker-bots/sdk";
 import { AppError } from "../../src/lib/errors.ts";
 import { sampleHandStarted, sampleMatchStarted, sampleRequest } from "../../src/modules/hosted/sample.ts";
 import * as pure from "../../src/modules/hosted/sandbox/sdk-pure.ts";
-import { bundleBot, createSandbox, MatchLogBudget, type Sandbox } from "../../src/modules/hosted/sandbox/index.ts";
+import { bundleBot, createSandbox, type Sandbox } from "../../src/modules/hosted/sandbox/index.ts";
 import { MAX_SOURCE_BYTES, validateUpload } from "../../src/modules/hosted/upload.ts";
 import { bundleFixture, FIXTURES } from "./support.ts";
 
@@ -121,20 +121,25 @@ describe("the hosted SDK", () => {
     }
   });
 
-  test("the two copies of a duplicate match share one log budget: the match keeps the limit's lines, not twice as many", async () => {
+  test("each context has its own log budget: the two copies of a duplicate match keep the limit's lines each, and one copy's logging never fills the other's", async () => {
     const limited = createSandbox({ workers: 1, limits: { logLinesPerMatch: 5 } });
     try {
       const built = await bundleBot(`import { defineBot, check } from "@poker-bots/sdk";
         let n = 0;
         export default defineBot({ decide() { n++; for (let i = 0; i < 3; i++) console.log("call", n, "line", i); return check(); } });`);
       if (!built.ok) throw new Error("build");
-      const budget = new MatchLogBudget(limited.limits);
-      const copies = [await limited.open(built.code, { logBudget: budget }), await limited.open(built.code, { logBudget: budget })];
+      // As a duplicate pair opens them (hosted/players.ts): one context per copy, no budget passed, so each its own.
+      const copies = [await limited.open(built.code, { group: "pair" }), await limited.open(built.code, { group: "pair" })];
       for (let round = 0; round < 3; round++) for (const copy of copies) await copy.decide(sampleRequest("flop"));
-      const lines = copies.flatMap((copy) => copy.logs());
-      // Copy 1's first call (3 lines), copy 2's first call (2 of its 3), then one limit line; nothing after.
-      expect(lines.filter((l) => l.source === "bot").map((l) => l.text)).toEqual(["call 1 line 0", "call 1 line 1", "call 1 line 2", "call 1 line 0", "call 1 line 1"]);
-      expect(lines.filter((l) => l.source === "host").map((l) => l.text)).toEqual(["log limit reached (5 lines or 64 KiB per match): later lines are dropped"]);
+      let checked = 0;
+      for (const copy of copies) {
+        const lines = copy.logs();
+        // Its first call (3 lines), 2 of its second's, then one limit line; nothing after.
+        expect(lines.filter((l) => l.source === "bot").map((l) => l.text)).toEqual(["call 1 line 0", "call 1 line 1", "call 1 line 2", "call 2 line 0", "call 2 line 1"]);
+        expect(lines.filter((l) => l.source === "host").map((l) => l.text)).toEqual(["log limit reached (5 lines or 64 KiB per match): later lines are dropped"]);
+        checked++;
+      }
+      expect(checked).toBe(2);
       for (const copy of copies) await copy.close();
     } finally {
       await limited.close();

@@ -113,7 +113,7 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
   test("after the match the secret is revealed, hashes to the commitment, and deals every recorded card", async () => {
     const fairness = await server.api("GET", `/api/matches/${matchId}/fairness`);
     expect(fairness.status).toBe(200);
-    expect(fairness.body).toEqual({ matchId, deckCommitment: commitment, deckSecret: expect.stringMatching(/^[0-9a-f]{64}$/), algorithm: "hmac-sha256-fisher-yates-v1", handsPlayed: expect.any(Number), voidedHands: [] });
+    expect(fairness.body).toEqual({ matchId, deckCommitment: commitment, deckSecret: expect.stringMatching(/^[0-9a-f]{64}$/), algorithm: "hmac-sha256-fisher-yates-v1", handsPlayed: expect.any(Number), voidedHands: [], twinMatchId: null });
     expect(createHash("sha256").update(Buffer.from(fairness.body.deckSecret, "hex")).digest("hex")).toBe(commitment);
     // The stored histories (every card) against the derivation, hand by hand.
     const rows = await sql((db) => db`select number, history from hands where match_id = ${matchId} order by number`);
@@ -141,6 +141,34 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     expect(file.trim().split("\n").length).toBeLessThan(40);
 
     await expectTamperCaught(matchId, 2);
+  });
+
+  test("a duplicate pair: both copies commit to one secret and name each other; `cli verify` and the script check each copy and the shared commitment", async () => {
+    const dev = await registerWithCredits(server, "pair");
+    const table = await server.api("POST", "/api/tables", { token: dev.token, body: { duplicate: true, maxPlayers: 2, maxHands: 20 } });
+    for (const name of ["pair-a", "pair-b"]) {
+      const bot = await createBot(server, dev.token, name, "caller");
+      expect((await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId: bot.botId } })).status).toBe(201);
+    }
+    const views = async () => Promise.all([table.body.tableId, table.body.twinTableId].map(async (id) => (await server.api("GET", `/api/tables/${id}`)).body));
+    let pair = await views();
+    for (let i = 0; pair.some((v) => v.status !== "finished") && i < 600; i++) {
+      await Bun.sleep(25);
+      pair = await views();
+    }
+    const [one, two] = pair.map((v) => v.matchId as string);
+    const records = await Promise.all([one, two].map(async (id) => (await server.api("GET", `/api/matches/${id}/fairness`)).body));
+    expect(records.map((r) => r.twinMatchId)).toEqual([two, one]);
+    expect(records[1].deckCommitment).toBe(records[0].deckCommitment);
+    let verified = 0;
+    for (const matchId of [one, two]) {
+      const checked = await cli(["verify", matchId]);
+      expect([checked.code, checked.stderr]).toEqual([0, ""]);
+      expect(checked.stdout).toContain("committed to the same secret");
+      expect((await standalone(matchId)).code).toBe(0);
+      verified++;
+    }
+    expect(verified).toBe(2);
   });
 
   test("a seeded match has no commitment and no fairness record (it deals from its seed)", async () => {

@@ -8,6 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { startTestServer, createBot, registerWithCredits, type TestServer } from "../support/server";
 import { WsBot, type Message } from "../support/ws-bot";
 import { collectErrors, launchChromium } from "./fixture";
+import { fixtureSource, uploadOverHttp } from "../hosted/duplicate-support";
 
 setDefaultTimeout(60_000);
 
@@ -71,6 +72,27 @@ test("a waiting table lists who sits there and how many seats are left", async (
   expect(await page.locator("#seats li").allTextContents()).toEqual(["seat 0: Waiter · 300 chips"]);
   expect(await page.locator("main").textContent()).toContain("Waiting for 2 more bots: the match starts when every seat is taken.");
   await page.close();
+});
+
+test("a duplicate pair's tables name each other; a hosted bot's page carries the hosted mark (public by design), a built-in's does not", async () => {
+  const pair = (await server.api("POST", "/api/tables", { token, body: { duplicate: true, maxPlayers: 2 } })).body;
+  const first = await open(`/tables/${pair.tableId}`);
+  expect(await first.locator("#twin").textContent()).toBe("copy 1 of a duplicate match (the same decks, seats swapped, at copy 2)");
+  expect(await first.locator(`#twin a[href="/tables/${pair.twinTableId}"]`).count()).toBe(1);
+  await first.close();
+  const second = await open(`/tables/${pair.twinTableId}`);
+  expect(await second.locator(`#twin a[href="/tables/${pair.tableId}"]`).textContent()).toBe("copy 1");
+  await second.close();
+
+  const hosted = await createBot(server, token, "Hosted One");
+  await uploadOverHttp(server.url, token, hosted.botId, await fixtureSource("calling-station"));
+  const builtIn = await createBot(server, token, "Built In", "caller");
+  const marked = await open(`/bots/${hosted.botId}`);
+  expect(await marked.locator("h1 [data-hosted]").textContent()).toBe("hosted");
+  await marked.close();
+  const plain = await open(`/bots/${builtIn.botId}`);
+  expect(await plain.locator("[data-hosted]").count()).toBe(0);
+  await plain.close();
 });
 
 test("opened mid-hand: the hand at once (no hole cards), then the log in cli watch's words, with names and amounts", async () => {

@@ -16,7 +16,7 @@ export const TableConfig = T.Object(
     maxHands: Int(),
     actionTimeoutMs: Int(),
     seed: T.Optional(T.String({ description: "Deals from a seeded PRNG (replays, tests). Only in the creator's own read of the table" })),
-    duplicate: T.Optional(T.Boolean({ description: "Heads-up: every deal twice, seats swapped (variance control); sent only when true" })),
+    duplicate: T.Optional(T.Boolean({ description: "Heads-up: one copy of a duplicate match, two matches at twin tables (the other deals the same decks, seats swapped: variance control); sent only when true" })),
   },
   { description: "The table's configuration" },
 );

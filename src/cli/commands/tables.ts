@@ -15,7 +15,7 @@ export const tablesCreate: Command = {
     "big-blind": { kind: "string", value: "chips", help: "default 10" },
     "action-timeout": { kind: "string", value: "ms", help: "per-action time for remote bots (default 2000)" },
     seed: { kind: "string", value: "text", help: "deal from a seeded PRNG (replayable; the table is then private to your bots)" },
-    duplicate: { kind: "boolean", help: "heads-up: every deal twice, seats swapped (variance control; private to your bots)" },
+    duplicate: { kind: "boolean", help: "heads-up: a duplicate match, two twin tables (the second deals the first's decks, seats swapped; variance control; your built-in and hosted bots only)" },
     ...SERVER_FLAG,
   },
   async run(ctx, parsed) {
@@ -31,6 +31,7 @@ export const tablesCreate: Command = {
     ctx.save();
     const c = table.config;
     ctx.out(`created table ${table.tableId} · ${c.maxPlayers} seats · buy-in ${c.buyIn} · blinds ${c.smallBlind}/${c.bigBlind} · up to ${c.maxHands} hands`);
+    if (table.twinTableId) ctx.out(`a duplicate match: copy 2 is table ${table.twinTableId} (a join at either seats the bot at both, each buy-in once per copy)`);
     ctx.out(`next: bun run cli -- tables join ${table.tableId} --bot <name>   (or: tables join last …)`);
     return 0;
   },

@@ -13,6 +13,15 @@ export interface FairnessRecord {
   handsPlayed?: number;
   /** Numbers voided by resumptions: never recorded, never dealt again. */
   voidedHands?: number[];
+  /** A copy of a duplicate match: the other copy's match, committed to the same secret (absent from older servers' records). */
+  twinMatchId?: string | null;
+}
+
+/** A duplicate pair's two records commit to one secret and name each other; null when they do, else what is wrong. */
+export function pairMismatch(record: FairnessRecord, twin: FairnessRecord): string | null {
+  if (twin.twinMatchId !== record.matchId) return `match ${twin.matchId} does not name ${record.matchId} as its other copy`;
+  if (twin.deckCommitment !== record.deckCommitment || twin.deckSecret !== record.deckSecret) return `the other copy ${twin.matchId} committed to another secret`;
+  return null;
 }
 
 /** The most hands one page of GET /api/matches/:id/hands holds. */
@@ -59,7 +68,8 @@ export function firstMismatch(fairness: FairnessRecord, hands: DealtHand[]): str
 
 /**
  * No deck dealt twice: every hand number, recorded or voided, appears once, and no two of them share
- * a deck (in a duplicate match only the two copies of a deal do, hands 2k − 1 and 2k).
+ * a deck (in a duplicate match of the one-match model, before issue 32, only the two copies of a
+ * deal did, hands 2k − 1 and 2k; a duplicate pair's copies are two matches, each dealing deck n once).
  */
 export function deckReused(recorded: number[], voided: number[], duplicate: boolean): string | null {
   const seen = new Set<number>();
@@ -103,14 +113,17 @@ export const verify: Command = {
     const api = ctx.api(parsed);
     const path = `/api/matches/${encodeURIComponent(matchId)}`;
     const fairness = await api.request<FairnessRecord>("GET", `${path}/fairness`);
+    // A copy of a duplicate match: its twin's record must commit to the same secret (each copy's hands are checked as any match's).
+    const twin = fairness.twinMatchId ? await api.request<FairnessRecord>("GET", `/api/matches/${encodeURIComponent(fairness.twinMatchId)}/fairness`) : null;
     const hands = await allHands(
       async (after) =>
         (await api.request<{ hands: DealtHand[] }>("GET", `${path}/hands?limit=${HANDS_PER_PAGE}&after=${after}`, undefined, { auth: "if-logged-in" })).hands,
     );
     const mismatch =
-      fairness.handsPlayed !== undefined && fairness.handsPlayed !== hands.length
+      (twin && pairMismatch(fairness, twin)) ||
+      (fairness.handsPlayed !== undefined && fairness.handsPlayed !== hands.length
         ? `the match recorded ${fairness.handsPlayed} hands, the histories hold ${hands.length}`
-        : firstMismatch(fairness, hands);
+        : firstMismatch(fairness, hands));
     if (mismatch) {
       ctx.err(`verify ${matchId}: FAILED — ${mismatch}`);
       return 1;
@@ -118,6 +131,7 @@ export const verify: Command = {
     const cards = hands.reduce((sum, h) => sum + h.board.length + h.events.filter((e) => e.type === "hole_cards" && e.cards).length * 2, 0);
     const voided = fairness.voidedHands ?? [];
     ctx.out(`verify ${matchId}: OK — commitment ${fairness.deckCommitment.slice(0, 16)}… matches; ${hands.length} hands, ${cards} cards re-derived (${fairness.algorithm})`);
+    if (twin) ctx.out(`  a copy of a duplicate match: the other copy ${twin.matchId} committed to the same secret (verify it too: its hand n is this match's hand-n deck, the seats swapped)`);
     if (voided.length > 0) {
       ctx.out(`  ${voided.length} voided hand(s) (${describeNumbers(voided)}): dealt perhaps before their host died, never recorded, and no deck dealt twice; their decks:`);
       const duplicate = fairness.algorithm === DUPLICATE_DECK_ALGORITHM;

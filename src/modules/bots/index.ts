@@ -5,7 +5,7 @@ import type { ListEncoding } from "./directory";
 import { nextLink, PAGE, PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
-import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, OwnedBotsQuery, RetiredBot, RotatedKey } from "./model";
+import { Bot, BotListQuery, BotParams, CreateBotBody, CreatedBot, OwnedBot, OwnedBotsQuery, PublicBot, RetiredBot, RotatedKey } from "./model";
 import { toBotView, type Bots } from "./service";
 
 /**
@@ -118,18 +118,19 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys,
       "/api/bots/:botId",
       async ({ params, viewerId }) => {
         const bot = await bots.find(params.botId);
-        if (viewerId !== bot.developerId) return toBotView(bot);
         const [owned] = await bots.ownedViews([bot]);
+        if (viewerId !== bot.developerId) return { ...toBotView(bot), hosted: owned.hosted };
         return owned;
       },
       {
         optionalAuth: true,
         params: BotParams,
-        response: { 200: t.Union([Bot, OwnedBot]), ...errorResponses(400, 401, 404) },
+        response: { 200: t.Union([OwnedBot, PublicBot]), ...errorResponses(400, 401, 404) },
         detail: {
           tags: ["bots"],
           summary: "One bot",
-          description: "The brief's four fields. To its owner (with a bearer token), the owner's view: also its strategy, whether it is hosted and its code's current version.",
+          description:
+            "The brief's four fields and `hosted` (whether the service runs its uploaded code: public by design, docs/HOSTED.md). To its owner (with a bearer token), the owner's view: also its strategy and its code's current version.",
         },
       },
     )

@@ -21,6 +21,21 @@ export const Bot = t.Object(
   { title: "Bot" },
 );
 
+/** One bot as anyone sees it (GET /api/bots/:botId): the four fields and whether the service runs its code. */
+export const PublicBot = t.Object(
+  {
+    botId: t.String(),
+    name: t.String(),
+    description: t.String(),
+    createdAt: t.String({ format: "date-time" }),
+    hosted: t.Boolean({
+      description:
+        "true from the bot's first code upload (PUT /api/bots/{botId}/code): the service plays its file. Public by design (duplicate ladder matches, and the lobby's twin tables, pair hosted bots only); its code, versions and logs stay its owner's",
+    }),
+  },
+  { title: "PublicBot" },
+);
+
 export const CreateBotBody = t.Object(
   {
     name: plainText({ minLength: 1, maxLength: 64, description: "Unique among the developer's bots" }),

@@ -10,7 +10,9 @@ const CLAIM_LOCK_KEY = 0x706f6b65;
 /**
  * In one transaction: the leases that expired are removed (their nodes are dead: a paused one is
  * fenced from now on, see assertLease), and every live table whose host holds no lease is claimed
- * by this node. Two nodes claiming at once: row locks let one win each table.
+ * by this node. Two nodes claiming at once: row locks let one win each table. Every table of a
+ * dead host goes in this one statement, under the claim lock, so the two tables of a duplicate pair
+ * (always hosted together: match-host/twins.ts) move to one node together.
  */
 export async function claimOrphanedTables(db: Db, hostId: string) {
   await endSessionsOfDeadNodes(db);

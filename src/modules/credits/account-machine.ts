@@ -15,7 +15,9 @@ import { nextClaimAt } from "./faucet";
 export type AccountOperation =
   | { kind: "claim" }
   | { kind: "buyIn"; amount: number; refs: import("./ledger").SeatRefs }
-  | { kind: "cashout"; seatId: string; chips: number; refs: import("./ledger").LedgerRefs };
+  | { kind: "buyInPair"; amount: number; refs: import("./ledger").PairSeatRefs }
+  | { kind: "cashout"; seatId: string; chips: number; refs: import("./ledger").LedgerRefs }
+  | { kind: "cashoutPair"; seats: [import("./ledger").SeatCashout, import("./ledger").SeatCashout] };
 
 export interface QueuedOperation {
   operation: AccountOperation;

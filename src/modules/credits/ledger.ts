@@ -1,7 +1,7 @@
 import { leaseHolds, leaseHoldsTemplate, type FenceToken } from "../cluster/lease";
 import { and, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
-import { hotStatement, queryRows, violatesConstraint, type Queryable, type Tx } from "../../db";
+import { hotStatement, queryRows, violatesConstraint, type Db, type Queryable, type Tx } from "../../db";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { invariant } from "../../lib/assert";
 import { claimableBefore } from "./faucet";
@@ -111,33 +111,114 @@ export async function buyInInDb(
   now: Date,
 ): Promise<BuyInOutcome> {
   invariant(Number.isSafeInteger(amount) && amount > 0, "buy-in is a positive integer");
-  const seatId = newId("seat", now.getTime());
-  const transactionId = newId("tx", now.getTime());
-  const at = now.toISOString();
-  const [botId, matchId, position] = [refs.botId ?? null, refs.matchId ?? null, refs.position ?? null];
-  const statement = refs.fence ? buyInFenced : buyInUnfenced;
-  const values = { ...fenceValues(refs), developerId, amount, seatId, transactionId, at, botId, matchId, position };
+  const values = buyInValues(developerId, amount, refs, 1, now);
   let row: { balance: string | null } | undefined;
   try {
     // One statement on its own: if Postgres picks it as a deadlock victim, it is simply run again.
-    [row] = await retryTransient(() => statement(db, values), NOT_AFTER_LOST_CONNECTION);
+    [row] = await retryTransient(() => buyInStatementFor(refs)(db, values), NOT_AFTER_LOST_CONNECTION);
   } catch (error) {
-    if (!violatesConstraint(error, "transactions_buy_in_has_seat")) throw error;
-    const botSeated = botId
-      ? await db.select({ id: seats.id }).from(seats).where(and(eq(seats.botId, botId), eq(seats.status, "open")))
-      : [];
-    if (botSeated.length > 0) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId });
-    throw errors.conflict("TABLE_FULL", "That seat was just taken", { position });
+    throw await buyInRefusal(db, error, developerId, amount, refs);
   }
-  if (row!.balance === null) {
-    await refuseIfFenced(db, refs.fence, refs.tableId);
-    if (botId) await refuseIfBotRetired(db, botId);
-    const current = await readAccount(db, developerId);
-    throw errors.insufficientBalance(current.balance, amount);
-  }
+  if (row!.balance === null) throw await buyInRefusal(db, null, developerId, amount, refs);
   const balance = Number(row!.balance);
   invariant(balance >= 0, "balance never goes below zero");
-  return { balance, transactionId, seatId };
+  return { balance, transactionId: values.transactionId, seatId: values.seatId };
+}
+
+/** Where the two seats of a duplicate pair go: copy 1's table and position, then copy 2's. */
+export type PairSeatRefs = [SeatRefs, SeatRefs];
+
+export interface PairBuyInOutcome {
+  balance: number;
+  /** Copy 1's seat, then copy 2's. */
+  seatIds: [string, string];
+  transactionIds: [string, string];
+}
+
+/**
+ * A bot's buy-in at both copies of a duplicate pair, in ONE transaction: two buy_in rows, two seats
+ * (copy 1's, then copy 2's), each by the guarded buy-in statement; if either is refused (balance,
+ * fence, a seat taken, the bot seated elsewhere) the transaction is rolled back and nothing moved.
+ * A copy-2 seat is opened nowhere else, so the guard of every buy-in ("no open copy-2 seat of this
+ * bot") is race-free: the only statement that could add one also opens a copy-1 seat, which the
+ * unique index (bot, copy) lets only one transaction hold.
+ */
+export async function buyInPairInDb(db: Db, developerId: string, amount: number, refs: PairSeatRefs, now: Date): Promise<PairBuyInOutcome> {
+  invariant(Number.isSafeInteger(amount) && amount > 0, "buy-in is a positive integer");
+  invariant(refs[0].botId && refs[0].botId === refs[1].botId, "a pair's two seats are one bot's");
+  const values = refs.map((r, i) => buyInValues(developerId, amount, r, (i + 1) as 1 | 2, now));
+  class Refused extends Error {
+    constructor(readonly copy: number) {
+      super("buy-in refused");
+    }
+  }
+  let balance: number;
+  try {
+    balance = await retryTransient(
+      () =>
+        db.transaction(async (tx) => {
+          let last = 0;
+          for (const [i, ref] of refs.entries()) {
+            const [row] = await buyInStatementFor(ref)(tx, values[i]);
+            if (row.balance === null) throw new Refused(i);
+            last = Number(row.balance);
+          }
+          return last;
+        }),
+      NOT_AFTER_LOST_CONNECTION,
+    );
+  } catch (error) {
+    const copy = error instanceof Refused ? error.copy : 0;
+    throw await buyInRefusal(db, error instanceof Refused ? null : error, developerId, amount * (copy + 1), refs[copy]);
+  }
+  invariant(balance >= 0, "balance never goes below zero");
+  return { balance, seatIds: [values[0].seatId, values[1].seatId], transactionIds: [values[0].transactionId, values[1].transactionId] };
+}
+
+function buyInValues(developerId: string, amount: number, refs: SeatRefs, copy: 1 | 2, now: Date) {
+  const seatId = newId("seat", now.getTime());
+  const transactionId = newId("tx", now.getTime());
+  return {
+    ...fenceValues(refs),
+    developerId,
+    amount,
+    seatId,
+    transactionId,
+    at: now.toISOString(),
+    botId: refs.botId ?? null,
+    matchId: refs.matchId ?? null,
+    position: refs.position ?? null,
+    copy,
+  };
+}
+
+const buyInStatementFor = (refs: SeatRefs) => (refs.fence ? buyInFenced : buyInUnfenced);
+
+/**
+ * Why a buy-in statement moved nothing (`error`: it failed; null: its guard refused), as the
+ * error the caller answers: a seat refused by a unique index, a lost lease, a retired bot, a bot
+ * still seated at a duplicate pair's copy 2, or the balance.
+ */
+async function buyInRefusal(db: Queryable, error: unknown, developerId: string, amount: number, refs: SeatRefs): Promise<unknown> {
+  const botId = refs.botId ?? null;
+  if (error !== null) {
+    if (!violatesConstraint(error, "transactions_buy_in_has_seat")) return error;
+    if (botId && (await botSeated(db, botId))) return errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { botId });
+    return errors.conflict("TABLE_FULL", "That seat was just taken", { position: refs.position ?? null });
+  }
+  await refuseIfFenced(db, refs.fence, refs.tableId);
+  if (botId) await refuseIfBotRetired(db, botId);
+  if (botId && (await botSeated(db, botId, 2))) {
+    return errors.conflict("BOT_ALREADY_SEATED", "This bot still plays the second copy of a duplicate match", { botId });
+  }
+  const current = await readAccount(db, developerId);
+  return errors.insufficientBalance(current.balance, amount);
+}
+
+/** Whether the bot holds an open seat (at copy `copy` of a duplicate pair only, when given). */
+async function botSeated(db: Queryable, botId: string, copy?: 1 | 2): Promise<boolean> {
+  const open = and(eq(seats.botId, botId), eq(seats.status, "open"), copy === undefined ? undefined : eq(seats.copy, copy));
+  return (await db.select({ id: seats.id }).from(seats).where(open).limit(1)).length > 0;
 }
 
 /** Closes an open seat and credits its remaining chips with a cashout row, atomically. Once per seat. */
@@ -151,6 +232,29 @@ export function cashoutInDb(
 ): Promise<CashoutOutcome> {
   // On its own (not inside a caller's transaction) a deadlock victim can simply run again.
   return retryTransient(() => cashoutWithin(db, developerId, seatId, chips, refs, now), NOT_AFTER_LOST_CONNECTION);
+}
+
+/** A seat to cash out: its id, the chips it is paid, and its references. */
+export interface SeatCashout {
+  seatId: string;
+  chips: number;
+  refs: LedgerRefs;
+}
+
+/**
+ * The two seats of one bot at a waiting duplicate pair, refunded together in ONE transaction (a
+ * leave or a close of the pair): either both are cashed out or neither.
+ */
+export function cashoutPairInDb(db: Db, developerId: string, pair: [SeatCashout, SeatCashout], now: Date): Promise<CashoutOutcome[]> {
+  return retryTransient(
+    () =>
+      db.transaction(async (tx) => {
+        const outcomes: CashoutOutcome[] = [];
+        for (const seat of pair) outcomes.push(await cashoutWithin(tx, developerId, seat.seatId, seat.chips, seat.refs, now));
+        return outcomes;
+      }),
+    NOT_AFTER_LOST_CONNECTION,
+  );
 }
 
 /**
@@ -185,8 +289,10 @@ const placeholder = sql.placeholder;
 const fenceValues = (refs: LedgerRefs) => ({ fenceHost: refs.fence?.hostId ?? null, fenceEpoch: refs.fence?.epoch ?? null, tableId: refs.tableId ?? null });
 
 /**
- * The buy-in in one statement. The bot's row is locked (FOR SHARE) and must not be retired; the
- * seat is opened from the debit, the buy_in row from both (see buyInInDb).
+ * The buy-in in one statement. The bot's row is locked (FOR SHARE) and must not be retired, nor
+ * still seated at a duplicate pair's copy 2 (its copy 1 over, it still plays: a bot sits at one
+ * table, or one pair, at a time); the seat is opened from the debit, the buy_in row from both (see
+ * buyInInDb). `copy` is the seat's copy (1, or 2 at a pair's copy-2 table: buyInPairInDb).
  */
 function buyInStatement(fenceHolds: SQL) {
   return hotStatement<{ balance: string | null }>(sql`with seated_bot as (
@@ -195,11 +301,12 @@ function buyInStatement(fenceHolds: SQL) {
       update developers set balance = balance - ${placeholder("amount")}::bigint
       where id = ${placeholder("developerId")} and balance >= ${placeholder("amount")}::bigint and ${fenceHolds}
         and not exists (select 1 from seated_bot where retired_at is not null)
+        and not exists (select 1 from seats where bot_id = ${placeholder("botId")}::text and status = 'open' and copy = 2)
       returning balance
     ), opened as (
-      insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at)
+      insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at, copy)
       select ${placeholder("seatId")}, ${placeholder("developerId")}, ${placeholder("botId")}::text, ${placeholder("tableId")}::text, ${placeholder("position")}::int,
-             ${placeholder("amount")}::bigint, ${placeholder("amount")}::bigint, 'open', ${placeholder("at")}::timestamptz
+             ${placeholder("amount")}::bigint, ${placeholder("amount")}::bigint, 'open', ${placeholder("at")}::timestamptz, ${placeholder("copy")}::smallint
       from debited
       on conflict do nothing returning id
     ), recorded as (

@@ -10,12 +10,17 @@ import {
 } from "./account-machine";
 import {
   buyInInDb,
+  buyInPairInDb,
   cashoutInDb,
+  cashoutPairInDb,
   claimFaucetInDb,
   readAccount,
   type BuyInOutcome,
   type CashoutOutcome,
   type LedgerRefs,
+  type PairBuyInOutcome,
+  type PairSeatRefs,
+  type SeatCashout,
   type SeatRefs,
 } from "./ledger";
 import { nextClaimAt } from "./faucet";
@@ -87,6 +92,16 @@ export class Accounts {
     return this.enqueue(developerId, { kind: "cashout", seatId, chips, refs }) as Promise<CashoutOutcome>;
   }
 
+  /** One bot's buy-ins at both copies of a duplicate pair: one transaction, both or neither (ledger.ts `buyInPairInDb`). */
+  buyInPair(developerId: string, amount: number, refs: PairSeatRefs): Promise<PairBuyInOutcome> {
+    return this.enqueue(developerId, { kind: "buyInPair", amount, refs }) as Promise<PairBuyInOutcome>;
+  }
+
+  /** One bot's two seats at a waiting duplicate pair, refunded in one transaction. */
+  cashoutPair(developerId: string, seats: [SeatCashout, SeatCashout]): Promise<CashoutOutcome[]> {
+    return this.enqueue(developerId, { kind: "cashoutPair", seats }) as Promise<CashoutOutcome[]>;
+  }
+
   /** How many account actors are alive (for tests and metrics). */
   get liveActors(): number {
     return this.actors.size;
@@ -151,10 +166,14 @@ export class Accounts {
         return this.claim(developerId, lastFaucetAt, now);
       case "buyIn":
         return { reply: await buyInInDb(this.deps.db, developerId, operation.amount, operation.refs, now) };
+      case "buyInPair":
+        return { reply: await buyInPairInDb(this.deps.db, developerId, operation.amount, operation.refs, now) };
       case "cashout":
         return {
           reply: await cashoutInDb(this.deps.db, developerId, operation.seatId, operation.chips, operation.refs, now),
         };
+      case "cashoutPair":
+        return { reply: await cashoutPairInDb(this.deps.db, developerId, operation.seats, now) };
     }
   }
 

@@ -4,17 +4,19 @@
  * action clock around it is the match host's). Its log lines and failures become hosted_logs rows,
  * written after each hand that produced any and at the match's end.
  *
- * Duplicate matches (hand 2k replays hand 2k − 1's deal with the seats swapped): each hosted seat
- * plays with TWO contexts, one per copy. Copy 1 plays the odd hands (the first copy of every deal),
- * copy 2 the even hands (the second copies), each hearing only its own hands' messages; neither can
- * remember a deal's other copy, yet each keeps its memory of the match's earlier hands, as in the
- * ACPC's duplicate, where each copy of the match is played by a freshly started bot.
+ * Everything a context can observe is its own match's: its failures and its log budget are its own
+ * (sandbox/seat.ts), its clock is a match clock that moves per message it receives (match-clock.ts),
+ * and it hears only its own table's messages. A duplicate match is two matches at two twin tables
+ * (docs/FAIRNESS.md): each copy opens its own contexts here, so the two copies of a deal are two
+ * separate worlds for every bot.
  */
 import type { ActionRequestMessage, ServerMessage } from "@poker-bots/protocol";
 import type { Action } from "@poker-bots/sdk/actions";
 import type { Db } from "../../db";
+import { invariant } from "../../lib/assert";
 import { appendHostedLogs, type CodeVersion, type HostedLogRow } from "./code-store";
-import { MatchLogBudget, SandboxOpenError, type FailureKind, type HostedLogLine, type HostedSeat, type Sandbox } from "./sandbox";
+import { MatchClock, onMatchClock } from "./match-clock";
+import { SandboxOpenError, type FailureKind, type HostedLogLine, type HostedSeat, type Sandbox } from "./sandbox";
 
 /** A decision's outcome as counted (metrics): its answer was used, or why not. */
 export type DecisionOutcome = "ok" | FailureKind;
@@ -23,6 +25,20 @@ export type DecisionOutcome = "ok" | FailureKind;
 export interface HostedSeatPlan {
   botId: string;
   code: CodeVersion;
+}
+
+/** Which match a MatchPlayers serves. */
+export interface HostedMatchPlan {
+  /** The match's table: its contexts hear only this table's messages. */
+  tableId: string;
+  /** The match's id (null until it has one: log rows wait for it). */
+  matchId: () => string | null;
+  /**
+   * The sandbox worker group (SandboxPool.pick): a match's seats share one worker; the two copies of
+   * a duplicate pair share one too, so neither copy's long call is ever preempted for the other's.
+   * Default: a group of this match alone.
+   */
+  group?: string;
 }
 
 export interface HostedDecision {
@@ -48,21 +64,20 @@ export class HostedPlay {
   ) {}
 
   /**
-   * Opens a fresh context per hosted seat (two for a duplicate match) with its pinned code. A bot
-   * whose code cannot even load (a worker lost at that moment) folds all match, and its log says why.
+   * Opens a fresh context per hosted seat with its pinned code. A bot whose code cannot even load (a
+   * worker lost at that moment) folds all match, and its log says why. The match clock starts with
+   * MatchPlayers.start.
    */
-  async openMatch(seats: HostedSeatPlan[], options: { duplicate: boolean; matchId: () => string | null }): Promise<MatchPlayers> {
+  async openMatch(seats: HostedSeatPlan[], plan: HostedMatchPlan): Promise<MatchPlayers> {
     // One worker for the match's contexts: a bot that runs its whole budget stalls only this match.
-    const group = `match-${++this.matchesOpened}`;
+    const group = plan.group ?? `match-${++this.matchesOpened}`;
     const players = await Promise.all(
-      seats.map(async (plan) => {
-        // One log budget per bot per match, whichever copy or context spends it.
-        const logBudget = new MatchLogBudget(this.sandbox.limits);
-        const copies = await Promise.all(Array.from({ length: options.duplicate ? 2 : 1 }, () => this.openContext(plan, group, logBudget)));
-        return new HostedPlayer(plan, copies.map((c) => c.seat), copies.flatMap((c) => c.problems));
+      seats.map(async (seatPlan) => {
+        const { seat, problems } = await this.openContext(seatPlan, group);
+        return new HostedPlayer(seatPlan, seat, problems);
       }),
     );
-    return new MatchPlayers(this, players, options);
+    return new MatchPlayers(this, players, plan);
   }
 
   /** Appends a match's log rows (the match host's writes are its own; these never block a hand). */
@@ -74,16 +89,17 @@ export class HostedPlay {
     return new Date(this.now());
   }
 
-  private async openContext(plan: HostedSeatPlan, group: string, logBudget: MatchLogBudget, attempt = 1): Promise<{ seat: HostedSeat | null; problems: HostedLogLine[] }> {
+  /** A context of its own: its own log budget (the seat's), failures and memory. */
+  private async openContext(plan: HostedSeatPlan, group: string, attempt = 1): Promise<{ seat: HostedSeat | null; problems: HostedLogLine[] }> {
     try {
-      const seat = await this.sandbox.open(plan.code.bundled, { botId: plan.botId, group, logBudget });
+      const seat = await this.sandbox.open(plan.code.bundled, { botId: plan.botId, group });
       this.openContexts += 1;
       return { seat, problems: [] };
     } catch (error) {
       const kind: FailureKind = error instanceof SandboxOpenError ? error.kind : "crashed";
       // Its code loaded at upload: a load that times out or loses its worker is most likely the node's
       // doing (a worker still cold, a busy machine just after a restart), so it gets a second try.
-      if (attempt === 1 && (kind === "timeout" || kind === "crashed")) return this.openContext(plan, group, logBudget, 2);
+      if (attempt === 1 && (kind === "timeout" || kind === "crashed")) return this.openContext(plan, group, 2);
       this.log(`hosted bot ${plan.botId} v${plan.code.version} could not be loaded (${kind}): it folds this match`, error);
       const logs = error instanceof SandboxOpenError ? error.logs.map((line): HostedLogLine => ({ ...line, source: "bot", handNumber: null })) : [];
       return { seat: null, problems: [...logs, { level: "error", text: `the bot could not be loaded (${kind}): ${(error as Error).message}; it folds this match`, source: "host", handNumber: null, kind }] };
@@ -95,26 +111,27 @@ export class HostedPlay {
   }
 }
 
-/** One hosted seat in one match: its context per copy, and which of its log lines are written. */
+/** One hosted seat in one match: its context, its clock, and which of its log lines are written. */
 class HostedPlayer {
-  /** Per copy: the work sent to the context, in order (a decision waits for the messages before it). */
-  readonly queues: Promise<unknown>[];
-  /** Per copy: how many of the context's log lines are written. */
-  readonly written: number[];
-  folded = false;
+  /** The work sent to the context, in order (a decision waits for the messages before it). */
+  queue: Promise<unknown> = Promise.resolve();
+  /** How many of the context's log lines are written. */
+  written = 0;
+  /** Set by MatchPlayers.start: the time the context reads. */
+  clock: MatchClock | null = null;
 
   constructor(
     readonly plan: HostedSeatPlan,
-    readonly copies: Array<HostedSeat | null>,
-    /** Lines of the host's own (a load failure, a fold across copies), not yet written. */
+    /** null: its code could not be loaded; it folds all match. */
+    readonly seat: HostedSeat | null,
+    /** Lines of the host's own (a load failure), not yet written. */
     readonly notes: HostedLogLine[],
-  ) {
-    this.queues = copies.map(() => Promise.resolve());
-    this.written = copies.map(() => 0);
-  }
+  ) {}
 
-  failures(): number {
-    return this.copies.reduce((sum, seat) => sum + (seat?.failures ?? 0), 0);
+  /** The context's time for the message it is about to receive. */
+  tick(): number {
+    invariant(this.clock !== null, "a hosted context hears nothing before its match clock starts");
+    return this.clock.next();
   }
 }
 
@@ -127,7 +144,7 @@ export class MatchPlayers {
   constructor(
     private readonly play: HostedPlay,
     players: HostedPlayer[],
-    private readonly options: { duplicate: boolean; matchId: () => string | null },
+    readonly plan: HostedMatchPlan,
   ) {
     this.byBot = new Map(players.map((p) => [p.plan.botId, p]));
   }
@@ -136,30 +153,39 @@ export class MatchPlayers {
     return this.byBot.has(botId);
   }
 
-  /** A protocol message for a hosted seat: to the copy whose hand it is about (every copy for match-wide ones). */
+  /**
+   * Starts every context's match clock at `origin` (the match's, shared by a duplicate pair's two
+   * copies: drawn once their contexts are all open, before either plays a hand).
+   */
+  start(origin: number): void {
+    for (const player of this.byBot.values()) player.clock = new MatchClock(origin);
+  }
+
+  /** A protocol message for a hosted seat, at its context's next match-clock time. */
   notify(botId: string, message: ServerMessage): void {
     const player = this.byBot.get(botId);
     if (!player || this.closing) return;
-    for (const copy of this.copiesFor(player, message)) {
-      const seat = player.copies[copy];
-      if (seat) player.queues[copy] = player.queues[copy].then(() => seat.notify(message as never));
-    }
+    this.assertOwnMatch(message);
+    const seat = player.seat;
+    if (!seat) return;
+    const nowMs = player.tick();
+    player.queue = player.queue.then(() => seat.notify(message as never, { nowMs }));
   }
 
-  /** An action request for a hosted seat, within `budgetMs` of sandbox time. Never rejects. */
-  async decide(botId: string, request: ActionRequestMessage, budgetMs: number, nowMs: number): Promise<HostedDecision> {
+  /** An action request for a hosted seat, within `budgetMs` of sandbox time; its deadline on the match clock. Never rejects. */
+  async decide(botId: string, request: ActionRequestMessage, budgetMs: number): Promise<HostedDecision> {
     const player = this.byBot.get(botId)!;
-    const copy = this.copiesFor(player, request)[0];
-    const seat = player.copies[copy];
-    if (!seat || player.folded || this.closing) {
+    this.assertOwnMatch(request);
+    const seat = player.seat;
+    if (!seat || seat.disabled || this.closing) {
       this.play.onDecision("disabled", 0);
       return { action: { action: "fold" }, ok: false, ms: 0 };
     }
-    const decided = player.queues[copy].then(() => seat.decide(request as never, { budgetMs, nowMs }));
-    player.queues[copy] = decided;
+    const nowMs = player.tick();
+    const decided = player.queue.then(() => seat.decide(onMatchClock(request, nowMs, budgetMs) as never, { budgetMs, nowMs }));
+    player.queue = decided;
     const decision = await decided;
     this.play.onDecision(decision.ok ? "ok" : decision.kind, decision.ms);
-    this.foldAfterRepeatedFailures(player, request.handNumber);
     return { action: decision.action, ok: decision.ok, ms: decision.ms };
   }
 
@@ -171,9 +197,8 @@ export class MatchPlayers {
   /** Closes every context and writes the last lines. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const seats = [...this.byBot.values()].flatMap((p) => p.copies.map((seat, copy) => ({ seat, queue: p.queues[copy] })));
       await Promise.all(
-        seats.map(async ({ seat, queue }) => {
+        [...this.byBot.values()].map(async ({ seat, queue }) => {
           if (!seat) return;
           await queue.catch(() => undefined);
           await seat.close();
@@ -186,28 +211,16 @@ export class MatchPlayers {
     return this.closing;
   }
 
-  /** The failure limit counts a match's failures across both copies of a duplicate match. */
-  private foldAfterRepeatedFailures(player: HostedPlayer, handNumber: number): void {
-    if (player.folded || player.copies.length < 2) {
-      player.folded ||= player.copies.some((seat) => seat?.disabled);
-      return;
-    }
-    const failures = player.failures();
-    if (failures < this.play.sandbox.limits.failuresPerMatch) return;
-    player.folded = true;
-    for (const seat of player.copies) if (seat) seat.disabled = true;
-    player.notes.push({ level: "error", text: `${failures} failures in this match (both copies): the bot is folded for the rest of it`, source: "host", handNumber, kind: "disabled" });
-  }
-
-  private copiesFor(player: HostedPlayer, message: ServerMessage): number[] {
-    const handNumber = (message as { handNumber?: unknown }).handNumber;
-    if (player.copies.length === 1) return [0];
-    if (typeof handNumber !== "number") return player.copies.map((_, copy) => copy);
-    return [handNumber % 2 === 1 ? 0 : 1];
+  /** A context hears only its own match's messages (a duplicate pair's other copy is another table). */
+  private assertOwnMatch(message: ServerMessage): void {
+    const { tableId, matchId } = message as { tableId?: string; matchId?: string | null };
+    invariant(tableId === this.plan.tableId, `a hosted context of table ${this.plan.tableId} hears only its own table's messages, not ${tableId}'s`);
+    const own = this.plan.matchId();
+    invariant(matchId === undefined || own === null || matchId === own, `a hosted context of match ${own} hears only its own match's messages`);
   }
 
   private writePending(): void {
-    const matchId = this.options.matchId();
+    const matchId = this.plan.matchId();
     if (matchId === null) return;
     const rows: HostedLogRow[] = [];
     const createdAt = this.play.timestamp();
@@ -224,12 +237,11 @@ export class MatchPlayers {
         createdAt,
       });
       rows.push(...player.notes.splice(0).map(row));
-      player.copies.forEach((seat, copy) => {
-        if (!seat) return;
-        const lines = seat.logs(player.written[copy]);
+      if (player.seat) {
+        const lines = player.seat.logs(player.written);
         rows.push(...lines.map(row));
-        player.written[copy] += lines.length;
-      });
+        player.written += lines.length;
+      }
     }
     if (rows.length === 0) return;
     this.writing = this.writing.then(() => this.play.writeLogs(rows));

@@ -150,9 +150,9 @@ export class Matchmaker {
 
   /**
    * A ladder table for the group, each bot seated by its owner's buy-in; if one cannot sit, the
-   * table is closed (every seat refunded). `duplicate`: two hosted bots heads-up play every deal
-   * twice with the seats swapped (an even number of hands, so every deal has both copies), each
-   * copy in fresh sandbox contexts (docs/LADDER.md, hosted/players.ts).
+   * table is closed (every seat refunded). `duplicate`: two hosted bots heads-up play a duplicate
+   * match, two matches of the ladder's length at twin tables (the join at copy 1 seats each bot at
+   * both, seats swapped, each copy its own contexts: docs/LADDER.md), rated once as a pair.
    */
   private async seat(format: LadderFormat, group: Candidate[], duplicate: boolean): Promise<boolean> {
     const { settings, tables, host } = this.deps;
@@ -161,7 +161,7 @@ export class Matchmaker {
       smallBlind: settings.smallBlind,
       bigBlind: settings.bigBlind,
       maxPlayers: SEATS[format],
-      maxHands: duplicate ? settings.hands + (settings.hands % 2) : settings.hands,
+      maxHands: settings.hands,
       actionTimeoutMs: settings.actionTimeoutMs,
       ...(duplicate ? { duplicate: true } : {}),
     };
@@ -187,7 +187,7 @@ export class Matchmaker {
   private async closeStrandedTables(house: string): Promise<void> {
     const stranded = await queryRows<{ id: string }>(
       this.deps.db,
-      sql`select id from tables where ladder is not null and status = 'waiting' and created_at < now() - ${`${STRANDED_AFTER_MS} milliseconds`}::interval`,
+      sql`select id from tables where ladder is not null and status = 'waiting' and copy is distinct from 2 and created_at < now() - ${`${STRANDED_AFTER_MS} milliseconds`}::interval`,
     );
     for (const { id } of stranded) {
       await this.deps.tables.close(house, id).then(
@@ -210,7 +210,7 @@ export class Matchmaker {
     const groups = await queryRows<{ ladder: LadderFormat; bots: string[] }>(
       this.deps.db,
       sql`select t.ladder, array_agg(distinct s.bot_id) as bots from seats s join tables t on t.id = s.table_id
-          where t.ladder is not null and s.bot_id is not null group by t.id, t.ladder`,
+          where t.ladder is not null and s.bot_id is not null and t.copy is distinct from 2 group by t.id, t.ladder`,
     );
     for (const group of groups) counts[group.ladder].met(group.bots);
     return counts;

@@ -39,7 +39,8 @@ export const LadderStanding = t.Object(
     sigma: t.Number(),
     matchesPlayed: t.Integer({ description: "Ladder matches of this format completed" }),
     duplicateMatches: t.Integer({
-      description: "Of matchesPlayed, those played as duplicate (both bots hosted, heads-up: every deal twice with the seats swapped, a fresh sandbox context per copy); their hands count in the rating and bbPer100 like any other",
+      description:
+        "Of matchesPlayed, the duplicate matches (both bots hosted, heads-up): each a pair of matches at twin tables, the second dealing the first's decks with the seats swapped, counted once here and rated once, on both copies' hands; their hands count in bbPer100 like any other",
     }),
     handsPlayed: t.Integer({ description: "Hands in rated matches" }),
     ...WIN_RATE_FIELDS,

@@ -168,13 +168,16 @@ export class Ladder {
 
   /**
    * Completed ladder matches per bot and format ("botId|format" → counts): all of them, and those
-   * played as duplicate (two hosted bots heads-up: every deal twice, seats swapped).
+   * played as duplicate (two hosted bots heads-up). A duplicate match is its pair of copies, counted
+   * once (as the ratings count it), from its first completed copy (least() skips a null twin).
    */
   private async matchesPlayed(botIds: string[]): Promise<Map<string, { matches: number; duplicate: number }>> {
     if (botIds.length === 0) return new Map();
     const rows = await queryRows<{ bot_id: string; format: string; n: number; duplicate: number }>(
       this.db,
-      sql`select mp.bot_id, t.ladder as format, count(*)::int as n, (count(*) filter (where (t.config->>'duplicate')::boolean))::int as duplicate from match_players mp join matches m on m.id = mp.match_id join tables t on t.id = m.table_id
+      sql`select mp.bot_id, t.ladder as format, count(distinct least(m.id, m.twin_match_id))::int as n,
+            (count(distinct least(m.id, m.twin_match_id)) filter (where m.twin_match_id is not null))::int as duplicate
+          from match_players mp join matches m on m.id = mp.match_id join tables t on t.id = m.table_id
           where t.ladder is not null and m.status = 'completed' and mp.bot_id = any(${sql.param([...new Set(botIds)])}::text[]) group by mp.bot_id, t.ladder`,
     );
     return new Map(rows.map((r) => [`${r.bot_id}|${r.format}`, { matches: Number(r.n), duplicate: Number(r.duplicate) }]));

@@ -5,8 +5,7 @@ import type { TableRuntime } from "./runtime";
  * Hand numbers are reserved this many at a time. A host that dies may have dealt (and shown) any
  * reserved number it had not recorded: the resume voids them all and says so (`match_resumed`
  * lists them), so a block bounds what a crash can take back. One fenced write per block is the
- * whole cost (two a second for a table playing 128 hands a second). Even, so that a duplicate
- * match's pairs (hands 2k − 1 and 2k share a deck) never straddle two blocks.
+ * whole cost (two a second for a table playing 128 hands a second).
  */
 export const RESERVATION_BLOCK = 64;
 
@@ -71,8 +70,8 @@ export class DealGuard {
 
   private reserveNextBlock(handNumber: number): void {
     if (this.reserving) return;
-    const from = Math.max(handNumber, this.table.handsReserved);
-    const through = from + RESERVATION_BLOCK - (from % 2 === 0 ? 0 : 1);
+    // A block of new numbers: after those reserved already, from this hand on.
+    const through = Math.max(handNumber - 1, this.table.handsReserved) + RESERVATION_BLOCK;
     this.reserving = this.reservations.reserveHands(this.table, through).then(
       () => {
         this.reserving = null;

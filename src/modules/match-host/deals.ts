@@ -1,28 +1,37 @@
-import type { TableConfig } from "../../db/schema";
 import type { Card } from "@poker-bots/core/cards";
-import { fairDeck } from "../../poker/fair-deck";
-import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
+import { cryptoRng, seededRng, type Rng } from "@poker-bots/core/rng";
+import { invariant } from "../../lib/assert";
+import { fairDeck, seededDeckSecret } from "../../poker/fair-deck";
+import type { TableRuntime } from "./runtime";
 
 /**
- * Which deal a hand plays: in a duplicate match every deal is played twice, hands 2k − 1 and 2k
- * (heads-up, the button moves between them, so the second copy gives each seat the other's cards
- * and position).
+ * Which deal a hand of a duplicate match recorded before issue 32 played: one match dealt every
+ * deal twice, hands 2k − 1 and 2k. Only `cli verify` of old records needs it: a duplicate pair's
+ * copies each deal hand n from deck n.
  */
-export function dealOfHand(handNumber: number, duplicate: boolean): number {
-  return duplicate ? Math.ceil(handNumber / 2) : handNumber;
+export function dealOfHand(handNumber: number, legacyDuplicate: boolean): number {
+  return legacyDuplicate ? Math.ceil(handNumber / 2) : handNumber;
 }
 
 /**
- * The deck of each hand: from the match's committed secret (provably fair), or else from the seeded
- * PRNG in play order (replays). A duplicate match repeats each deck once.
+ * The deck of each hand, a pure function of the hand number: from the match's committed secret
+ * (provably fair), or for a seeded match from its seed's secret (seededDeckSecret), never from what
+ * a bot drew. The two copies of a duplicate pair share the secret (or the seed), so copy 2's hand n
+ * is copy 1's hand n's deck.
  */
-export function dealSource(config: Pick<TableConfig, "duplicate">, deckSecret: string | null, rng: Rng): (handNumber: number, cardsNeeded: number) => Card[] {
-  const duplicate = config.duplicate === true;
-  if (deckSecret !== null) return (handNumber, cardsNeeded) => fairDeck(deckSecret, dealOfHand(handNumber, duplicate), cardsNeeded);
-  // The seeded PRNG shuffles whole decks: a replay draws the same words in the same order.
-  let previous: Card[] = [];
-  return (handNumber) => {
-    if (!duplicate || handNumber % 2 === 1) previous = shuffleDeck(rng);
-    return previous.slice();
-  };
+export function dealSource(table: Pick<TableRuntime, "tableId" | "config" | "deckSecret">): (handNumber: number, cardsNeeded: number) => Card[] {
+  const seed = table.config.seed;
+  const secret = seed !== undefined ? seededDeckSecret(seed) : table.deckSecret;
+  invariant(secret !== null, `table ${table.tableId}: an unseeded match deals from its committed secret`);
+  return (handNumber, cardsNeeded) => fairDeck(secret, handNumber, cardsNeeded);
+}
+
+/**
+ * The built-in bots' random draws at a table: the seed's stream (per copy of a duplicate pair, so
+ * copy 1's draws never shift copy 2's), else the system's CSPRNG.
+ */
+export function builtInRng(table: Pick<TableRuntime, "config" | "twin">): Rng {
+  const seed = table.config.seed;
+  if (seed === undefined) return cryptoRng();
+  return seededRng(table.twin ? `${seed} copy ${table.twin.copy}` : seed);
 }

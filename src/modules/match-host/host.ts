@@ -5,8 +5,6 @@ import { tables } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { AppError, errors } from "../../lib/errors";
 import { invariant } from "../../lib/assert";
-import { cryptoRng, seededRng } from "@poker-bots/core/rng";
-import { deckCommitment } from "../../poker/fair-deck";
 import { refuseIfRetired, type Bots } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway, ServerMessage } from "../protocol/gateway";
@@ -16,13 +14,15 @@ import { snapshotMessage } from "../protocol/messages";
 import { spectatorSnapshot } from "../protocol/spectators";
 import { askWithActionClock, type AskBot, type TimeBankPolicy } from "../action-clock/service";
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
-import { closeWaitingTable, expireEmptyTable, seatBot, unseatBot, type Seating } from "../tables/seating";
+import { closeWaitingTable, expireEmptyTables, seatBot, unseatBot, type Seating } from "../tables/seating";
+import { closeWaitingPair, seatPair, unseatPair } from "../tables/twin-seating";
 import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
-import { dealSource } from "./deals";
+import { builtInRng, dealSource } from "./deals";
 import { HandJournal } from "./journal";
 import { playMatch } from "./match-runner";
 import { abortTable } from "./persistence";
-import { tablesToResume } from "./resume";
+import { assertTwinsTogether, MatchStarts } from "./twins";
+import { isLegacyDuplicate, tablesToResume } from "./resume";
 import type { TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
 import { openHostedSeats, seatChannels } from "./hosted-seats";
@@ -77,6 +77,7 @@ export class MatchHost {
   relay: TableRelay | undefined;
   private readonly askRemoteBot: AskBot;
   private readonly seating: Seating;
+  private readonly starts: MatchStarts;
 
   constructor(private readonly deps: MatchHostDeps) {
     this.seating = {
@@ -96,8 +97,16 @@ export class MatchHost {
     this.journal = new HandJournal(deps.db, deps.clock, deps.log, () => this.fence());
     // A bot that left mid-match (or busted) is free once its cashout is written, not at the match's end.
     this.journal.onSeatsClosed = (tableId, closures) => {
-      for (const { botId } of closures) if (this.tableOfBot.get(botId) === tableId) this.tableOfBot.delete(botId);
+      const table = this.hosted.get(tableId)?.table;
+      for (const { botId } of closures) if (table) this.freeBot(botId, table);
     };
+    this.starts = new MatchStarts({
+      clock: deps.clock,
+      recordStart: (started) => this.journal.started(...started),
+      twinOf: (table) => (table.twin ? this.hosted.get(table.twin.tableId)?.table : undefined),
+      openHosted: (table, resuming, group) =>
+        this.deps.hostedPlay ? openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence(), group) : Promise.resolve(null),
+    });
     this.askRemoteBot = askWithActionClock(deps.gateway, deps.clock, deps.timeBank);
     this.machine = createTableMachine({
       playMatch: (table) => this.track(this.play(table)),
@@ -133,19 +142,25 @@ export class MatchHost {
         const bot = await this.deps.bots.findOwned(command.developerId, command.botId);
         refuseIfRetired(bot);
         const entry = await this.entry(tableId);
-        // A duplicate ladder table is for two hosted bots, whose contexts are fresh per copy (see hosted/players.ts).
         const { table } = entry;
-        const hostedAtLadderDuplicate = table.ladder !== null && table.config.duplicate === true && (await hostedBots(this.deps.db, [bot.botId])).has(bot.botId);
-        return this.serially(entry, () => seatBot(this.seating, table, command.developerId, bot, { hostedAtLadderDuplicate }));
+        if (!table.twin) return this.serially(entry, () => seatBot(this.seating, table, command.developerId, bot));
+        // A duplicate pair seats only bots the service runs: each copy gets contexts of its own.
+        const runsHere = bot.strategy !== null || (await hostedBots(this.deps.db, [bot.botId])).has(bot.botId);
+        const pair = this.pairOf(entry);
+        return this.serially(pair.queue, () => seatPair(this.seating, pair.tables, table, command.developerId, bot, runsHere));
       }
       case "leave": {
         await this.deps.bots.findOwned(command.developerId, command.botId);
         const entry = await this.entry(tableId);
-        return this.serially(entry, () => unseatBot(this.seating, entry.table, command.developerId, command.botId));
+        if (!entry.table.twin) return this.serially(entry, () => unseatBot(this.seating, entry.table, command.developerId, command.botId));
+        const pair = this.pairOf(entry);
+        return this.serially(pair.queue, () => unseatPair(this.seating, pair.tables, entry.table, command.developerId, command.botId));
       }
       case "close": {
         const entry = await this.entry(tableId, "TABLE_NOT_WAITING");
-        return this.serially(entry, () => closeWaitingTable(this.seating, entry.table, command.developerId));
+        if (!entry.table.twin) return this.serially(entry, () => closeWaitingTable(this.seating, entry.table, command.developerId));
+        const pair = this.pairOf(entry);
+        return this.serially(pair.queue, () => closeWaitingPair(this.seating, pair.tables, entry.table, command.developerId));
       }
       case "get":
         return viewOfRuntime((await this.entry(tableId)).table, command.viewerId);
@@ -194,8 +209,10 @@ export class MatchHost {
     let expired = 0;
     for (const entry of [...this.hosted.values()]) {
       const { table } = entry;
-      if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0 || table.createdAt.getTime() > cutoff) continue;
-      if (await this.serially(entry, () => expireEmptyTable(this.seating, table))) expired += 1;
+      // A pair expires as one, from its copy 1.
+      if (table.twin?.copy === 2 || table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0 || table.createdAt.getTime() > cutoff) continue;
+      const pair = table.twin ? this.pairOf(entry) : { queue: entry, tables: [table] };
+      if (await this.serially(pair.queue, () => expireEmptyTables(this.seating, pair.tables))) expired += pair.tables.length;
     }
     return expired;
   }
@@ -215,7 +232,13 @@ export class MatchHost {
 
   /** Hosts tables from their rows (this node's own at startup, or a dead node's it claimed). */
   async adopt(rows: Array<typeof tables.$inferSelect>): Promise<void> {
-    const fresh = rows.filter((row) => !this.hosted.has(row.id));
+    const fresh = rows.filter((row) => !this.hosted.has(row.id) && !isLegacyDuplicate(row));
+    // A duplicate match of the one-match model (before issue 32) never plays on: its seats are cashed out at their last recorded stacks.
+    for (const legacy of rows.filter(isLegacyDuplicate)) {
+      this.deps.log(`table ${legacy.id}: a duplicate match of the one-match model is not resumed; aborted, its seats cashed out`);
+      await abortTable(this.deps.db, legacy.id, new Date(this.deps.clock.now()), this.fence());
+    }
+    assertTwinsTogether(fresh, (tableId) => this.hosted.has(tableId));
     for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs)) {
       for (const seat of table.seats.values()) this.tableOfBot.set(seat.botId, table.tableId);
       this.host(table, true);
@@ -271,25 +294,36 @@ export class MatchHost {
       this.relay?.releaseTable(table.tableId);
     }
     for (const seat of [...table.seats.values(), ...table.departed]) {
-      if (this.tableOfBot.get(seat.botId) === table.tableId) this.tableOfBot.delete(seat.botId);
+      this.freeBot(seat.botId, table);
       this.deps.gateway.forget(seat.botId);
     }
+  }
+
+  /**
+   * A bot's seat at `table` is gone (its match ended, it left or busted): it is free, unless it still
+   * plays the other copy of a duplicate pair here (a pair counts as one seating).
+   */
+  private freeBot(botId: string, table: TableRuntime): void {
+    if (this.tableOfBot.get(botId) !== table.tableId) return;
+    const twin = table.twin ? this.hosted.get(table.twin.tableId)?.table : undefined;
+    if (twin && twin.status === "running" && [...twin.seats.values()].some((seat) => seat.botId === botId)) this.tableOfBot.set(botId, twin.tableId);
+    else this.tableOfBot.delete(botId);
+  }
+
+  /** A duplicate pair's tables hosted here (copy 1 first), and the queue its commands share (copy 1's, or the one left). */
+  private pairOf(entry: HostedTable): { queue: { queue: Promise<unknown> }; tables: TableRuntime[] } {
+    const twin = this.hosted.get(entry.table.twin!.tableId);
+    const entries = twin ? [entry, twin].sort((a, b) => a.table.twin!.copy - b.table.twin!.copy) : [entry];
+    return { queue: entries[0], tables: entries.map((e) => e.table) };
   }
 
   private async play(table: TableRuntime): Promise<void> {
     // A table this node held before (and lost to a peer) may have left a failure behind from a write in flight then.
     this.journal.release(table.tableId);
-    const seeded = table.config.seed !== undefined;
-    const rng = seeded ? seededRng(table.config.seed!) : cryptoRng();
-    // A resumed match keeps the secret it committed to at its start.
-    if (!seeded && table.deckSecret === null) {
-      table.deckSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
-      table.deckCommitment = deckCommitment(table.deckSecret);
-    }
-    const resuming = table.matchId !== null;
     // The match has begun from here (leaves are leaves of a running match), though its hosted seats take a moment to open.
     table.status = "running";
-    const hosted = this.deps.hostedPlay ? await openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence()) : null;
+    // A duplicate pair's copies start together (twins.ts): one secret, each copy its own contexts.
+    const { players: hosted, resuming } = await this.starts.start(table, table.matchId !== null);
     if (table.stopRequested) {
       await hosted?.close();
       throw new Error("the server is shutting down");
@@ -298,8 +332,9 @@ export class MatchHost {
     try {
       await playMatch(table, {
         clock: this.deps.clock,
-        rng,
-        deckFor: dealSource(table.config, table.deckSecret, rng),
+        rng: builtInRng(table),
+        deckFor: dealSource(table),
+        resuming,
         store: this.journal,
         ...channels,
         spectators: this.deps.spectators,
@@ -312,10 +347,8 @@ export class MatchHost {
     }
     this.journal.release(table.tableId);
     this.deps.matchRecorded?.([...table.departed, ...table.seats.values()].map((seat) => seat.botId));
-    // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now.
-    for (const seat of [...table.departed, ...table.seats.values()]) {
-      if (this.tableOfBot.get(seat.botId) === table.tableId) this.tableOfBot.delete(seat.botId);
-    }
+    // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now (a pair's, once both copies end).
+    for (const seat of [...table.departed, ...table.seats.values()]) this.freeBot(seat.botId, table);
   }
 
   private async abort(table: TableRuntime, error: unknown): Promise<void> {

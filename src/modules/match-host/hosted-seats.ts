@@ -14,8 +14,9 @@ import { seatsInOrder, type TableRuntime } from "./runtime";
  * is pinned (seats.code_version; match_players.code_version at the end), so an upload during the
  * match applies from the next one. A resumed match (resume.ts) reopens the pinned versions in
  * fresh contexts: what the bot kept in memory is lost, as for a remote bot that reconnects.
+ * `group`: the sandbox worker group (a duplicate pair's two copies share one: twins.ts).
  */
-export async function openHostedSeats(db: Db, play: HostedPlay, table: TableRuntime, resuming: boolean, fence: FenceToken | null): Promise<MatchPlayers | null> {
+export async function openHostedSeats(db: Db, play: HostedPlay, table: TableRuntime, resuming: boolean, fence: FenceToken | null, group?: string): Promise<MatchPlayers | null> {
   const candidates = seatsInOrder(table).filter((seat) => seat.strategy === null);
   let code: Map<string, CodeVersion>;
   if (resuming) {
@@ -29,7 +30,7 @@ export async function openHostedSeats(db: Db, play: HostedPlay, table: TableRunt
   if (code.size === 0) return null;
   return play.openMatch(
     [...code].map(([botId, version]) => ({ botId, code: version })),
-    { duplicate: table.config.duplicate === true, matchId: () => table.matchId },
+    { tableId: table.tableId, matchId: () => table.matchId, group },
   );
 }
 
@@ -50,7 +51,7 @@ export function seatChannels(
   if (players === null) return { askBot: remote.ask, notify: remote.send };
   const askHosted = askComputedWithActionClock(
     async (seat, request, budgetMs) => {
-      const decision = await players.decide(seat.botId, request, budgetMs, clock.now());
+      const decision = await players.decide(seat.botId, request, budgetMs);
       // legalize (the SDK's rules, in the sandbox seat) has made it a well-formed action already.
       return { action: toPlayerAction({ ...decision.action }) ?? { type: "fold" }, ok: decision.ok, ms: decision.ms };
     },

@@ -3,7 +3,7 @@ import { queryRows, type Db } from "../../db/index";
 import { isConnectionLost, retryTransient, transientCode, type RetryOptions } from "../../db/retry";
 import type { Clock } from "../../lib/clock";
 import type { MatchStore } from "./match-runner";
-import { emptyBatch, markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
+import { emptyBatch, markMatchesStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
 import type { TableRuntime } from "./runtime";
 import { finishMatches, type FinishedMatch } from "./match-finish";
 import { FencedError, leaseHolds, type FenceToken } from "../cluster/lease";
@@ -60,18 +60,21 @@ export class HandJournal implements MatchStore {
     };
   }
 
-  async started(table: TableRuntime): Promise<void> {
-    await markMatchStarted(
+  /** New matches' rows, in one transaction (the two copies of a duplicate pair start together: twins.ts). */
+  async started(...started: TableRuntime[]): Promise<void> {
+    await markMatchesStarted(
       this.db,
-      table.tableId,
-      table.matchId!,
-      table.config,
-      new Date(table.startedAt!),
-      { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret, handsReserved: RESERVATION_BLOCK },
+      started.map((table) => ({
+        tableId: table.tableId,
+        matchId: table.matchId!,
+        config: table.config,
+        startedAt: new Date(table.startedAt!),
+        deck: { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret, handsReserved: RESERVATION_BLOCK, twinMatchId: table.twin?.matchId ?? null },
+      })),
       this.fence(),
       this.retry,
     );
-    table.handsReserved = RESERVATION_BLOCK;
+    for (const table of started) table.handsReserved = RESERVATION_BLOCK;
   }
 
   /** A write of this table's hands failed: its match must stop (and the table is aborted). */

@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, type Db, type Tx } from "../../db/index";
+import { anyOf, queryRows, type Db, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { assertLease, type FenceToken } from "../cluster/lease";
-import { batchStatements, type MatchOutcome, type TableBatch } from "./persistence";
+import { batchStatements, lockPairs, type MatchOutcome, type TableBatch } from "./persistence";
 import { winnersOf, writeMatchStats } from "../stats/writer";
 
 /** A match that ended, with its table's hands and seat closures not yet written. */
@@ -34,13 +34,41 @@ export async function finishMatches(db: Db, finished: FinishedMatch[], fence: Fe
   const write = (attempt: number) =>
     db.transaction(async (tx) => {
       await assertLease(tx, fence, finished.map((f) => f.outcome.tableId));
+      const rating = await ratingPending(tx, finished.map((f) => f.outcome));
       const pending = attempt > 1 ? await notCompleted(tx, finished) : finished;
-      if (pending.length > 0) await writeFinishes(tx, pending);
+      if (pending.length > 0) await writeFinishes(tx, pending, rating);
     });
   await retryTransient(write, retry);
 }
 
-async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
+/**
+ * Which of the finishing matches are marked for the ratings applier. A match is when it is rated
+ * (ranked, two developers' bots). A duplicate pair is rated once, as one match, when both copies
+ * are recorded: the copy recorded second is marked (both in this transaction: the later id), and
+ * ratings/store.ts reads both copies' hands for it. A copy whose twin ended otherwise (aborted) is
+ * rated alone; one whose twin still plays, or has yet to start, waits: the twin's finish, or its
+ * abort, marks it then. The pairs' locks are taken first (persistence.ts `lockPairs`, as an abort
+ * takes them): two copies finishing at once in two transactions cannot both see the other playing.
+ */
+async function ratingPending(tx: Tx, outcomes: MatchOutcome[]): Promise<Map<string, boolean>> {
+  const pending = new Map(outcomes.map((o) => [o.matchId, o.rated]));
+  const copies = outcomes.filter((o) => o.twinMatchId);
+  if (copies.length === 0) return pending;
+  await lockPairs(tx, copies.map((o) => o.tableId));
+  const twins = await queryRows<{ id: string; status: string }>(
+    tx,
+    sql`select t.id, tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = any(${sql.param(copies.map((o) => o.tableId))}::text[])`,
+  );
+  const twinTableStatus = new Map(twins.map((row) => [row.id, row.status]));
+  for (const copy of copies) {
+    const twin = copy.twinMatchId!;
+    const twinEnded = pending.has(twin) ? copy.matchId > twin : !["waiting", "running"].includes(twinTableStatus.get(copy.tableId) ?? "running");
+    pending.set(copy.matchId, copy.rated && twinEnded);
+  }
+  return pending;
+}
+
+async function writeFinishes(tx: Tx, finished: FinishedMatch[], ratingPendingOf: Map<string, boolean>): Promise<void> {
   const outcomes = finished.map((f) => f.outcome);
   // Records first, money last: the developers' balance rows, locked by the cashouts, are then held
   // for one pipelined round trip and the commit, so other writers sharing developers wait least.
@@ -61,7 +89,7 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
     ended_at: o.endedAt.toISOString(),
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
     // A rated match is applied to the ratings after the commit, off the hot path (ratings/applier.ts).
-    rating_pending: o.rated,
+    rating_pending: ratingPendingOf.get(o.matchId) ?? false,
   }));
   await Promise.all([
     ...batchStatements(tx, batches, latestEnd),

@@ -4,7 +4,7 @@ import { newId } from "../../lib/ids";
 import { applyActionInPlace, legalActions, startHand } from "../../poker/hand";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
 import { nextButton } from "../../poker/match";
-import { shuffleDeck, type Rng } from "@poker-bots/core/rng";
+import type { Rng } from "@poker-bots/core/rng";
 import type { Card } from "@poker-bots/core/cards";
 import type { MatchEndedMessage } from "@poker-bots/protocol";
 import type { ServerMessage } from "../protocol/gateway";
@@ -25,8 +25,8 @@ import { DealGuard, type HandReservations } from "./deal-guard";
 
 /** Where a match's hands and its end are written (the database, or memory for local play). */
 export interface MatchStore extends HandReservations {
-  /** The match's row, with its first block of hand numbers reserved (table.handsReserved). */
-  started(table: TableRuntime): Promise<void>;
+  /** New matches' rows (one transaction), with their first block of hand numbers reserved (table.handsReserved). */
+  started(...tables: TableRuntime[]): Promise<void>;
   record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]): void;
   /** A write failed: the match must stop. */
   failureOf(tableId: string): unknown;
@@ -38,10 +38,16 @@ export interface MatchStore extends HandReservations {
 
 export interface MatchDeps {
   clock: Clock;
-  /** Built-in bots' decisions, and the decks when `deckFor` is absent (seeded replays). */
+  /** Built-in bots' random decisions (deals.ts `builtInRng`). */
   rng: Rng;
-  /** The deck of a hand by its number (provably fair deals: derived from the match's secret). */
-  deckFor?: (handNumber: number, cardsNeeded: number) => Card[];
+  /** The deck of a hand by its number: a pure function of the match's secret or seed (deals.ts `dealSource`). */
+  deckFor: (handNumber: number, cardsNeeded: number) => Card[];
+  /**
+   * Whether the match was started before (its host died or restarted: same matchId, match_resumed);
+   * default: whether the table has a match. A new match whose row its caller recorded already (the
+   * two copies of a duplicate pair start together: twins.ts) is not resuming, and has its matchId.
+   */
+  resuming?: boolean;
   store: MatchStore;
   askBot: AskBot;
   /** Delivers a protocol message to a bot that is not a built-in. */
@@ -62,14 +68,14 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<void> {
   // A table that already has its match is resuming it (its host died or restarted): same matchId.
-  const resuming = table.matchId !== null;
-  if (!resuming) {
+  const resuming = deps.resuming ?? table.matchId !== null;
+  if (!resuming && table.matchId === null) {
     table.matchId = newId("m", deps.clock.now());
     table.startedAt = deps.clock.now();
+    await deps.store.started(table);
   }
   const matchId = table.matchId!;
   table.status = "running";
-  if (!resuming) await deps.store.started(table);
   const store = deps.store;
   const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
     store.record(table.tableId, matchId, hand, stacks, closures);
@@ -126,6 +132,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     finalClosures: stillSeated.map(closureOf),
     ranked: !isSeeded(table.config),
     rated: !isSeeded(table.config) && new Set(players.map((p) => p.developerId)).size > 1,
+    twinMatchId: table.twin?.matchId ?? null,
   });
   table.status = "finished";
   const summary: MatchEndedMessage = {
@@ -181,7 +188,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     buttonSeatIndex: table.buttonPosition,
     smallBlind: table.config.smallBlind,
     bigBlind: table.config.bigBlind,
-    deck: deps.deckFor ? deps.deckFor(table.handNumber, 2 * inPlay.length + 8) : shuffleDeck(deps.rng),
+    deck: deps.deckFor(table.handNumber, 2 * inPlay.length + 8),
   });
   table.hand = state;
   const remoteSeats = inPlay.filter((s) => s.strategy === null);

@@ -57,6 +57,8 @@ export interface MatchOutcome {
   ranked: boolean;
   /** Counts toward skill ratings: ranked, and bots of at least two developers (no rating from self-play). */
   rated: boolean;
+  /** A copy of a duplicate pair: the other copy's match (rated together with it: match-finish.ts); null or absent otherwise. */
+  twinMatchId?: string | null;
 }
 
 export function emptyBatch(tableId: string, matchId: string): TableBatch {
@@ -73,19 +75,41 @@ export async function markMatchStarted(
   matchId: string,
   config: TableConfig,
   startedAt: Date,
-  /** The deck's commitment and secret, and the first block of hand numbers it may deal (deal-guard.ts). */
-  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number },
+  /**
+   * The deck's commitment and secret, the first block of hand numbers it may deal (deal-guard.ts),
+   * and the other copy's match for a copy of a duplicate pair (null otherwise).
+   */
+  deck: StartedMatch["deck"],
   fence: FenceToken | null = null,
   retry: RetryOptions = {},
 ) {
+  await markMatchesStarted(db, [{ tableId, matchId, config, startedAt, deck }], fence, retry);
+}
+
+/** A match's first row: its table, id, config, start, and deck (see markMatchStarted). */
+export interface StartedMatch {
+  tableId: string;
+  matchId: string;
+  config: TableConfig;
+  startedAt: Date;
+  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number; twinMatchId?: string | null };
+}
+
+/**
+ * Matches start in ONE transaction: both copies of a duplicate pair are recorded together, so no
+ * crash can leave one copy started and the other not (each names the other from its first row).
+ */
+export async function markMatchesStarted(db: Db, started: StartedMatch[], fence: FenceToken | null = null, retry: RetryOptions = {}) {
   await retryTransient(
     () =>
       db.transaction(async (tx) => {
-        await assertLease(tx, fence, [tableId]);
-        await Promise.all([
-          tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt, ...deck }).onConflictDoNothing(),
-          tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
-        ]);
+        await assertLease(tx, fence, started.map((m) => m.tableId));
+        for (const { tableId, matchId, config, startedAt, deck } of started) {
+          await Promise.all([
+            tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt, ...deck }).onConflictDoNothing(),
+            tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
+          ]);
+        }
       }),
     retry,
   );
@@ -187,6 +211,12 @@ export function abortTable(db: Queryable, tableId: string, now: Date, fence: Fen
 async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: FenceToken | null): Promise<number> {
   return db.transaction(async (tx) => {
     await assertLease(tx, fence, [tableId]);
+    // A copy of a duplicate pair: its pair's lock first, as a finish takes it (match-finish.ts); then its twin's match, if it has one yet.
+    await lockPairs(tx, [tableId]);
+    const [{ twin = null } = {}] = await queryRows<{ twin: string | null }>(
+      tx,
+      sql`select tw.match_id as twin from tables t join tables tw on tw.id = t.twin_id where t.id = ${tableId}`,
+    );
     const open = (await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")))).sort(
       (a, b) => compareIds(a.developerId, b.developerId) || compareIds(a.id, b.id),
     );
@@ -196,12 +226,39 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
     for (const seat of open) {
       await cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
-    if (table.matchId) {
-      await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
-    }
+    if (table.matchId) await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
+    if (twin !== null) await rateTwinAlone(tx, twin);
     await tx.update(tables).set({ status: "aborted" }).where(eq(tables.id, tableId));
     return open.length;
   });
+}
+
+/** The class of the advisory locks that serialise what ends a duplicate pair's copies (a key per pair). */
+const PAIR_LOCK_CLASS = 0x70616972;
+
+/**
+ * Takes the lock of each duplicate pair these tables belong to, in one order (by pair), before the
+ * transaction ends a copy: a copy's finish (match-finish.ts `ratingPending`) and its abort take it,
+ * so the two copies of a pair never end at once, and each sees how the other ended. An advisory
+ * lock, not a row lock: a copy may end before its twin's match row exists, and the tables' rows are
+ * share-locked by the lease check.
+ */
+export async function lockPairs(tx: Tx, tableIds: string[]): Promise<void> {
+  const pairs = await queryRows<{ pair: string }>(
+    tx,
+    sql`select distinct least(id, twin_id) as pair from tables where id = any(${sql.param(tableIds)}::text[]) and twin_id is not null order by 1`,
+  );
+  for (const { pair } of pairs) await tx.execute(sql`select pg_advisory_xact_lock(${PAIR_LOCK_CLASS}, hashtext(${pair}))`);
+}
+
+/**
+ * A copy of a duplicate pair was aborted: its twin, if it completed already (waiting to be rated
+ * with this one), is rated alone: its own hands (ratings/store.ts leaves an aborted twin's out).
+ */
+async function rateTwinAlone(tx: Tx, twin: string): Promise<void> {
+  await tx.execute(sql`update matches set rating_pending = true
+    where id = ${twin} and status = 'completed' and rated_seq is null and not rating_pending and config->>'seed' is null
+      and (select count(distinct developer_id) from match_players where match_id = ${twin}) > 1`);
 }
 
 /** Hands recorded per match: what a table another process hosts (or hosted) has played. */

@@ -8,6 +8,11 @@ import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } 
 type TableRow = typeof tables.$inferSelect;
 type SeatRow = typeof seats.$inferSelect;
 
+/** A duplicate table of the one-match model (before issue 32: one match, each deal twice): never resumed, aborted instead. */
+export function isLegacyDuplicate(row: TableRow): boolean {
+  return row.config.duplicate === true && row.twinId === null;
+}
+
 /**
  * Rebuilds tables a node takes over (its own after a restart, or a dead node's) from what is
  * recorded. A waiting table keeps its seats. A running match resumes from the stacks after its
@@ -37,19 +42,42 @@ export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: numbe
       codeVersion: row.codeVersion,
     });
   const result: TableRuntime[] = [];
+  const recorded = new Map<TableRuntime, number[]>();
   for (const row of rows) {
-    const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config, row.ladder);
+    const twin = row.twinId === null ? null : { copy: row.copy as 1 | 2, tableId: row.twinId, matchId: null };
+    const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config, row.ladder, twin);
     for (const seat of seatRows.filter((s) => s.tableId === row.id && s.status === "open")) table.seats.set(seat.position!, seatOf(seat));
-    if (row.status === "running" && row.matchId) await resumeMatchState(db, table, row.matchId, seatRows.filter((s) => s.tableId === row.id), seatOf);
+    if (row.status === "running" && row.matchId) recorded.set(table, await resumeMatchState(db, table, row.matchId, seatRows.filter((s) => s.tableId === row.id), seatOf));
     result.push(table);
   }
+  alignTwins(recorded);
   return result;
 }
 
-async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime): Promise<void> {
+/**
+ * The two copies of a duplicate pair resumed together go on from the same hand number (the later
+ * of their first undealt numbers) with the button at the same seat, so copy 2's hand n stays copy
+ * 1's hand-n deck dealt to the same seats (each bot the other's cards); the numbers a copy skips are
+ * voided like any other reserved and unrecorded number.
+ */
+function alignTwins(recorded: Map<TableRuntime, number[]>): void {
+  const byId = new Map([...recorded.keys()].map((table) => [table.tableId, table]));
+  for (const [table, numbers] of recorded) {
+    const twin = table.twin ? byId.get(table.twin.tableId) : undefined;
+    if (!twin) continue;
+    const handNumber = Math.max(table.handNumber, twin.handNumber);
+    if (table.handNumber < handNumber) voidUnrecorded(table, numbers, handNumber);
+    // Copy 1's button leads: its last recorded hand's, from which the next hand's moves in both.
+    if (table.twin!.copy === 2) table.buttonPosition = twin.buttonPosition;
+  }
+}
+
+/** The running match's state from its rows; returns the numbers of its recorded hands. */
+async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime): Promise<number[]> {
   const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
   table.status = "running";
   table.matchId = matchId;
+  if (table.twin) table.twin.matchId = match.twinMatchId;
   table.startedAt = match.startedAt.getTime();
   table.deckSecret = match.deckSecret;
   table.deckCommitment = match.deckCommitment;
@@ -73,23 +101,29 @@ async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, ta
   }
   const last = recorded.at(-1);
   table.buttonPosition = last ? (last.history as StoredHand).button : null;
-  const lastRecorded = last?.number ?? 0;
-  table.handNumber = firstUndealtNumber(lastRecorded, match.handsReserved, table.config.duplicate === true) - 1;
-  table.handsReserved = Math.max(match.handsReserved, table.handNumber);
-  const recordedNumbers = new Set(recorded.map((h) => h.number));
+  table.handsReserved = match.handsReserved;
+  const numbers = recorded.map((h) => h.number);
+  voidUnrecorded(table, numbers, firstUndealtNumber(last?.number ?? 0, match.handsReserved) - 1);
+  return numbers;
+}
+
+/** The match goes on after hand `handNumber`: every number up to it that was not recorded is void. */
+function voidUnrecorded(table: TableRuntime, recorded: number[], handNumber: number): void {
+  const recordedNumbers = new Set(recorded);
+  const lastRecorded = recorded.at(-1) ?? 0;
+  table.handNumber = handNumber;
+  table.handsReserved = Math.max(table.handsReserved, handNumber);
   table.voidedHands = [];
-  for (let n = 1; n <= table.handNumber; n++) if (!recordedNumbers.has(n)) table.voidedHands.push(n);
+  for (let n = 1; n <= handNumber; n++) if (!recordedNumbers.has(n)) table.voidedHands.push(n);
   table.voidedAtResume = table.voidedHands.filter((n) => n > lastRecorded);
 }
 
 /**
  * Where a resumed match deals from: after every number that may have been dealt (the last
  * recorded, or any reserved since: before the reservations, only the hand in flight, whose
- * number is the next). A duplicate match starts on a fresh pair (an odd number): the second copy
- * of a deal whose first may have been seen is never dealt alone.
+ * number is the next).
  */
-export function firstUndealtNumber(lastRecorded: number, reserved: number, duplicate: boolean): number {
-  const next = Math.max(lastRecorded + 1, reserved) + 1;
-  return duplicate && next % 2 === 0 ? next + 1 : next;
+export function firstUndealtNumber(lastRecorded: number, reserved: number): number {
+  return Math.max(lastRecorded + 1, reserved) + 1;
 }
 

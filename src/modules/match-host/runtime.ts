@@ -4,6 +4,21 @@ import type { HandState } from "../../poker/hand-types";
 import type { BuiltInStrategy } from "../bots/model";
 import { invariant } from "../../lib/assert";
 
+/**
+ * A duplicate match is two ordinary matches at two twin tables (docs/FAIRNESS.md): each copy's
+ * link to the other. Copy 2 seats every bot at the other position and deals hand n from the same
+ * deck as copy 1's hand n, so each bot gets in copy 2 the cards and position its opponent had in
+ * copy 1; nothing else is shared (stacks, seats, time banks, hosted contexts, clocks).
+ */
+export interface TwinLink {
+  /** Which copy this table plays: 1, or 2 (the seats swapped). */
+  copy: 1 | 2;
+  /** The other copy's table. */
+  tableId: string;
+  /** The other copy's match, once the pair has started (both ids are drawn together). */
+  matchId: string | null;
+}
+
 /** One bot's seat at a table, as the hosting process sees it. */
 export interface SeatRuntime {
   seatId: string;
@@ -36,6 +51,8 @@ export interface TableRuntime {
   tableId: string;
   /** The ladder format of a table the ladder made; null for one a developer made. */
   ladder: LadderFormat | null;
+  /** A copy of a duplicate pair: its twin (null for every other table). */
+  twin: TwinLink | null;
   createdBy: string;
   createdAt: Date;
   config: TableConfig;
@@ -72,10 +89,18 @@ export interface TableRuntime {
 }
 
 /** A table before its match: no seats yet, nothing played. */
-export function newTableRuntime(tableId: string, createdBy: string, createdAt: Date, config: TableConfig, ladder: LadderFormat | null = null): TableRuntime {
+export function newTableRuntime(
+  tableId: string,
+  createdBy: string,
+  createdAt: Date,
+  config: TableConfig,
+  ladder: LadderFormat | null = null,
+  twin: TwinLink | null = null,
+): TableRuntime {
   return {
     tableId,
     ladder,
+    twin,
     createdBy,
     createdAt,
     config,
@@ -146,6 +171,16 @@ export function publicConfig(config: TableConfig): PublicTableConfig {
 /** A seeded table deals cards its creator can know in advance: only the creator's own bots play there. */
 export function isSeeded(config: TableConfig): boolean {
   return config.seed !== undefined;
+}
+
+/**
+ * Where copy 2 seats a bot that sits at `position` in copy 1 (and back): the other seat. Duplicate
+ * matches are heads-up, so the button's alternation gives each copy-2 seat the position and cards
+ * its copy-1 opponent had.
+ */
+export function mirroredPosition(table: Pick<TableRuntime, "config">, position: number): number {
+  invariant(table.config.maxPlayers === 2, "a duplicate pair is heads-up");
+  return 1 - position;
 }
 
 /** Hands actually played (numbers of voided hands are skipped). */

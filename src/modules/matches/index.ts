@@ -30,7 +30,7 @@ export function matchesModule(matches: Matches, auth: AuthOptions) {
         tags: ["matches"],
         summary: "The deck secret of a completed match (provably fair deals)",
         description:
-          "At match start the service publishes `deckCommitment` (SHA-256 of a 256-bit secret from the system CSPRNG) in `match_started` and in `GET /api/tables/{tableId}`. Once the match is over this reveals the secret: the deck of hand n is a pure function of (secret, n), algorithm `hmac-sha256-fisher-yates-v1` (docs/FAIRNESS.md), so anyone can re-derive every dealt card. 404 while the match runs, for an aborted match, and for a seeded match (it deals from its seed).",
+          "At match start the service publishes `deckCommitment` (SHA-256 of a 256-bit secret from the system CSPRNG) in `match_started` and in `GET /api/tables/{tableId}`. Once the match is over this reveals the secret: the deck of hand n is a pure function of (secret, n), algorithm `hmac-sha256-fisher-yates-v1` (docs/FAIRNESS.md), so anyone can re-derive every dealt card. 404 while the match runs, for an aborted match, and for a seeded match (it deals from its seed). The two copies of a duplicate match commit to one secret (each names the other in `twinMatchId`): each answers 404 until both have ended. A duplicate match recorded before the two-copy model says `hmac-sha256-fisher-yates-v1-duplicate` (hand n dealt from deck ⌈n / 2⌉).",
       },
     })
     .get(

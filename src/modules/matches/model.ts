@@ -87,6 +87,10 @@ export const Fairness = t.Object(
       description:
         "Hand numbers voided when the match resumed after its host died: dealt perhaps, never recorded, never dealt again (their decks derive from the secret like any other). Every number up to the last hand is either recorded or listed here.",
     }),
+    twinMatchId: t.Union([t.String(), t.Null()], {
+      description:
+        "A copy of a duplicate match: the other copy's match, which committed to the same secret (its hand n deals this match's hand-n deck, the seats swapped); null for any other match",
+    }),
   },
   { title: "Fairness" },
 );

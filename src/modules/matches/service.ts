@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import { anyOf, type Db } from "../../db";
+import { anyOf, queryRows, type Db } from "../../db";
 import { hands, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { descending, idCursor, keysetPage, PAGE, pageOf } from "../../lib/paging";
@@ -136,12 +136,24 @@ export class Matches {
     return { stream, next: edge.length === 2 ? last : null };
   }
 
-  /** The deck secret of a completed match, with its commitment: anyone can re-derive every card. */
+  /**
+   * The deck secret of a completed match, with its commitment: anyone can re-derive every card. A
+   * copy of a duplicate pair shares its secret with the other copy, whose hand n deals the same
+   * deck: revealed only once both copies have ended (the other copy's cards are its secret too).
+   */
   async fairness(matchId: string) {
     const row = await this.completedRow(matchId);
     if (row.deckSecret === null || row.deckCommitment === null) throw errors.notFound("Fairness record (a seeded match deals from its seed)");
-    const algorithm = row.config.duplicate ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
-    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands };
+    if (row.twinMatchId !== null) {
+      // The other copy's table: waiting to start, or running, it has cards of this secret still to deal.
+      const [twin] = await queryRows<{ status: string }>(this.db, sql`select tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = ${row.tableId}`);
+      if (twin && (twin.status === "waiting" || twin.status === "running")) {
+        throw errors.notFound("Fairness record (the other copy of this duplicate match still plays on the same secret)");
+      }
+    }
+    // A duplicate match recorded before issue 32 was one match dealing each deck twice: its own rule.
+    const algorithm = row.config.duplicate && row.twinMatchId === null ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
+    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands, twinMatchId: row.twinMatchId };
   }
 
   private async completedRow(matchId: string): Promise<MatchRow> {

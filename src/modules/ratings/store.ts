@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
-import { botRatings, hands, matches, matchPlayers } from "../../db/schema";
+import { botRatings, matches, matchPlayers } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
 import type { StoredHand } from "../match-host/hand-history";
 import { matchResultsOf } from "./luck";
@@ -32,11 +32,25 @@ export async function recordedMatch(db: Queryable, matchId: string): Promise<{ b
   return { botIds, hands: histories.map((text) => JSON.parse(text) as StoredHand) };
 }
 
-/** The same, each history as its stored JSON text: the applier's worker thread parses it, not the event loop. */
+/**
+ * The same, each history as its stored JSON text: the applier's worker thread parses it, not the
+ * event loop. A copy of a duplicate pair is rated with its twin when the twin completed (the pair is
+ * one rated match: docs/RATINGS.md): the hands of both copies, copy 1's then copy 2's, each in hand
+ * order; a twin that was aborted is left out. The applier and the rebuild both read through here.
+ */
 export async function recordedMatchText(db: Queryable, matchId: string): Promise<{ botIds: string[]; histories: string[] }> {
+  const pair = await queryRows<{ id: string }>(
+    db,
+    sql`select m.id from matches m where m.id = ${matchId}
+        union all select t.id from matches m join matches t on t.id = m.twin_match_id where m.id = ${matchId} and t.status = 'completed'`,
+  );
   const [players, handRows] = await Promise.all([
     db.select({ botId: matchPlayers.botId }).from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position)),
-    db.select({ history: sql<string>`${hands.history}::text` }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number)),
+    queryRows<{ history: string }>(
+      db,
+      sql`select h.history::text as history from hands h join matches m on m.id = h.match_id join tables t on t.id = m.table_id
+          where h.match_id = any(${sql.param(pair.map((row) => row.id))}::text[]) order by t.copy nulls first, h.number`,
+    ),
   ]);
   return { botIds: players.map((p) => p.botId), histories: handRows.map((row) => row.history) };
 }

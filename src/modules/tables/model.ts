@@ -17,7 +17,7 @@ export const CreateTableBody = t.Object(
     duplicate: t.Optional(
       t.Boolean({
         description:
-          "Heads-up only (maxPlayers 2): every deal is played twice, the second time with the seats swapped, as consecutive hands of one match (variance control, as the ACPC does). Private to your own bots: after the first copy a bot knows its opponent's cards in the second",
+          "Heads-up only (maxPlayers 2): a duplicate match, two ordinary matches at two twin tables (variance control, as the ACPC does). Copy 2 seats every bot at the other seat and deals hand n from copy 1's hand-n deck; nothing else is shared. The answer is copy 1's table (`twinTableId` names copy 2); a join at either seats the bot at both. Only bots the service runs (built-ins, hosted bots) sit there (409 REMOTE_BOT_AT_DUPLICATE_TABLE), and only your own (403 DUPLICATE_TABLE_PRIVATE)",
       }),
     ),
   },
@@ -51,6 +51,12 @@ export const Table = t.Object(
     handsPlayed: t.Integer(),
     createdAt: t.String({ format: "date-time" }),
     ladder: t.Union([oneOf(LADDER_FORMATS), t.Null()], { description: "A table the ladder made, in this format (its match is rated); null: a table a developer made" }),
+    twinTableId: t.Union([t.String(), t.Null()], {
+      description: "A copy of a duplicate pair (`config.duplicate`): the other copy's table. A join at either copy seats the bot at both; null for every other table",
+    }),
+    copy: t.Union([t.Literal(1), t.Literal(2), t.Null()], {
+      description: "Which copy of a duplicate pair this table plays: 1, or 2 (every bot at the other seat, hand n dealt from copy 1's hand-n deck); null for every other table",
+    }),
   },
   { title: "Table" },
 );

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
@@ -30,16 +30,12 @@ export interface Seating {
   release(table: TableRuntime): void;
 }
 
-/**
- * Seats a bot (a built-in, a remote bot, or a hosted one: none needs a connection to sit).
- * `hostedAtLadderDuplicate`: the bot is hosted and the table is a duplicate ladder table, which
- * the matchmaker makes only for two hosted bots (their contexts are fresh per copy, so neither
- * can remember a deal's other copy): such a seat is not refused as private.
- */
-export async function seatBot(seating: Seating, table: TableRuntime, developerId: string, bot: BotRecord, options: { hostedAtLadderDuplicate?: boolean } = {}): Promise<SeatView> {
+/** Seats a bot (a built-in, a remote bot, or a hosted one: none needs a connection to sit). A duplicate pair's tables seat through twin-seating.ts. */
+export async function seatBot(seating: Seating, table: TableRuntime, developerId: string, bot: BotRecord): Promise<SeatView> {
   const { botId } = bot;
   const { tableId } = table;
-  if (table.createdBy !== developerId && !options.hostedAtLadderDuplicate) refuseIfPrivate(table.config);
+  invariant(table.twin === null, `table ${tableId} is a copy of a duplicate pair: its seats are taken in pairs`);
+  if (table.createdBy !== developerId) refuseIfPrivate(table.config);
   if (seating.tableOfBot.has(botId)) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { tableId: seating.tableOfBot.get(botId) });
   const position = freePosition(table);
   if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");
@@ -109,39 +105,54 @@ export async function closeWaitingTable(seating: Seating, table: TableRuntime, d
     seating.tableOfBot.delete(seat.botId);
     refunds.push({ botId: seat.botId, cashout: seat.chips });
   }
-  if (!(await endWaitingTable(seating, table, "closed"))) throw hostUnavailable();
+  if (!(await endWaitingTables(seating, [table], "closed"))) throw hostUnavailable();
   return { tableId, status: "closed" as const, refunds };
 }
 
-/** A waiting table nobody sits at, past its time: aborted (no money moves). */
-export async function expireEmptyTable(seating: Seating, table: TableRuntime): Promise<boolean> {
-  if (table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0) return false;
-  return endWaitingTable(seating, table, "aborted");
+/** Waiting tables nobody sits at (a table, or both copies of a pair), past their time: aborted (no money moves). */
+export async function expireEmptyTables(seating: Seating, empty: TableRuntime[]): Promise<boolean> {
+  if (empty.some((table) => table.status !== "waiting" || table.seats.size > 0 || table.reserved.size > 0)) return false;
+  return endWaitingTables(seating, empty, "aborted");
 }
 
-/** Ends a waiting table this host still holds (false: not so in the database, nothing changed). */
-async function endWaitingTable(seating: Seating, table: TableRuntime, status: "closed" | "aborted"): Promise<boolean> {
-  const ended = await seating.db
-    .update(tables)
-    .set({ status })
-    .where(and(eq(tables.id, table.tableId), eq(tables.status, "waiting"), eq(tables.hostId, seating.hostId)))
-    .returning({ id: tables.id });
-  if (ended.length === 0) return false;
-  table.status = status;
-  seating.release(table);
+/**
+ * Ends waiting tables this host still holds, in one statement (both copies of a pair, or one
+ * table): false when not all are so in the database, and then nothing changed.
+ */
+export async function endWaitingTables(seating: Seating, ending: TableRuntime[], status: "closed" | "aborted"): Promise<boolean> {
+  const ended = await seating.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(tables)
+      .set({ status })
+      .where(and(inArray(tables.id, ending.map((t) => t.tableId)), eq(tables.status, "waiting"), eq(tables.hostId, seating.hostId)))
+      .returning({ id: tables.id });
+    // All or none: a pair never ends one copy alone (rolled back by the throw).
+    if (rows.length !== ending.length) throw new PartialEnd();
+    return true;
+  }).catch((error) => {
+    if (error instanceof PartialEnd) return false;
+    throw error;
+  });
+  if (!ended) return false;
+  for (const table of ending) {
+    table.status = status;
+    seating.release(table);
+  }
   return true;
 }
+
+class PartialEnd extends Error {}
 
 /**
  * What a seat of a waiting table is paid as it leaves: its buy-in. Nothing was played, so a seat
  * holding anything else would create or destroy chips (chips in seats + balances = grants).
  */
-function waitingCashout(table: TableRuntime, seat: SeatRuntime): number {
+export function waitingCashout(table: TableRuntime, seat: SeatRuntime): number {
   invariant(seat.chips === seat.buyIn, `table ${table.tableId}: seat ${seat.seatId} of a waiting table holds ${seat.chips} chips, not its buy-in ${seat.buyIn}`);
   assertCashout(table, seat);
   return seat.chips;
 }
 
-function hostUnavailable(): AppError {
+export function hostUnavailable(): AppError {
   return new AppError(503, "TABLE_HOST_UNAVAILABLE", "This node no longer hosts the table: retry", undefined, { "Retry-After": "2" });
 }

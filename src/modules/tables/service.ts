@@ -50,9 +50,10 @@ export class Tables {
       ...(input.duplicate ? { duplicate: true } : {}),
     };
     if (config.duplicate && config.maxPlayers !== 2) throw errors.validation("A duplicate match is heads-up: maxPlayers must be 2", { field: "duplicate" });
+    // A duplicate pair's two tables count once.
     const [{ open }] = await queryRows<{ open: number }>(
       this.deps.db,
-      sql`select count(*)::int as open from tables where created_by = ${developerId} and status in ('waiting', 'running')`,
+      sql`select count(*)::int as open from tables where created_by = ${developerId} and status in ('waiting', 'running') and copy is distinct from 2`,
     );
     if (open >= this.deps.maxOpenTablesPerDeveloper) {
       throw errors.conflict("TOO_MANY_OPEN_TABLES", `A developer may have at most ${this.deps.maxOpenTablesPerDeveloper} waiting or running tables`, {
@@ -68,19 +69,30 @@ export class Tables {
   /**
    * A table the ladder made (docs/LADDER.md): its settings are the ladder's, its creator the house
    * account, and it counts toward no developer's cap on open tables. Its seats are taken by the
-   * matchmaker through the ordinary join (each buy-in off its bot's owner's balance).
+   * matchmaker through the ordinary join (each buy-in off its bot's owner's balance). A duplicate
+   * config makes a pair: the answer is copy 1's table.
    */
   async createLadderTable(format: LadderFormat, creator: string, config: TableConfig): Promise<string> {
     return this.open(creator, config, format);
   }
 
-  /** A new waiting table: its row, then hosted on this node (the node that creates a table hosts it). */
+  /**
+   * A new waiting table: its row, then hosted on this node (the node that creates a table hosts it).
+   * A duplicate config makes two twin tables in one statement, copy 1 and copy 2 (docs/FAIRNESS.md),
+   * hosted together; the answer is copy 1's.
+   */
   private async open(creator: string, config: TableConfig, ladder: LadderFormat | null): Promise<string> {
     const now = this.deps.clock.now();
-    const table = newTableRuntime(newId("tbl", now), creator, new Date(now), config, ladder);
-    await this.deps.db.insert(tables).values({ id: table.tableId, createdBy: creator, config, status: "waiting", hostId: this.deps.hostId, createdAt: table.createdAt, ladder });
-    this.deps.host.host(table);
-    return table.tableId;
+    const createdAt = new Date(now);
+    const ids = config.duplicate ? [newId("tbl", now), newId("tbl", now)] : [newId("tbl", now)];
+    const runtimes = ids.map((id, i) =>
+      newTableRuntime(id, creator, createdAt, config, ladder, ids.length === 2 ? { copy: (i + 1) as 1 | 2, tableId: ids[1 - i], matchId: null } : null),
+    );
+    await this.deps.db.insert(tables).values(
+      runtimes.map((t) => ({ id: t.tableId, createdBy: creator, config, status: "waiting" as const, hostId: this.deps.hostId, createdAt, ladder, twinId: t.twin?.tableId ?? null, copy: t.twin?.copy ?? null })),
+    );
+    for (const table of runtimes) this.deps.host.host(table);
+    return ids[0];
   }
 
   /** The lobby: waiting and running tables, newest first; `before` a tableId cursor; `ladderOnly`: only the ladder's. */

@@ -40,6 +40,10 @@ export interface TableView {
   createdAt: string;
   /** A ladder table (its format), null for one a developer made. */
   ladder: LadderFormat | null;
+  /** A copy of a duplicate pair: the other copy's table (null for every other table). */
+  twinTableId: string | null;
+  /** Which copy of a duplicate pair this table plays (1, or 2: the seats swapped); null for every other table. */
+  copy: 1 | 2 | null;
 }
 
 /** A hosted table as anyone (or its creator, `viewerId`) may see it. */
@@ -55,6 +59,8 @@ export function viewOfRuntime(table: TableRuntime, viewerId: string | null): Tab
     handsPlayed: handsPlayedAt(table),
     createdAt: table.createdAt.toISOString(),
     ladder: table.ladder,
+    twinTableId: table.twin?.tableId ?? null,
+    copy: table.twin?.copy ?? null,
   };
 }
 
@@ -89,6 +95,8 @@ export async function viewsOfRows(
       handsPlayed: row.matchId ? (handsRecorded.get(row.matchId) ?? 0) : 0,
       createdAt: row.createdAt.toISOString(),
       ladder: row.ladder,
+      twinTableId: row.twinId,
+      copy: row.copy as 1 | 2 | null,
     };
   });
 }
@@ -97,7 +105,7 @@ export async function viewsOfRows(
 export function refuseIfPrivate(config: TableConfig): void {
   if (isSeeded(config)) throw errors.forbidden("This table deals from a seed: only its creator's bots may join", "SEEDED_TABLE_PRIVATE");
   if (config.duplicate) {
-    throw errors.forbidden("A duplicate match replays each deal with the seats swapped, so a bot that remembers its cards knows its opponent's: only the creator's bots may join", "DUPLICATE_TABLE_PRIVATE");
+    throw errors.forbidden("A duplicate table is private to its creator's bots (duplicate matches between developers are the ladder's)", "DUPLICATE_TABLE_PRIVATE");
   }
 }
 

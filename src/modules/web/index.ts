@@ -71,8 +71,15 @@ export function webModule(deps: WebDeps) {
     .get("/bots/:botId", ({ params }) =>
       orNotFound("No bot with this id.", async () => {
         const bot = await deps.bots.find(params.botId);
-        const [stats, rating, matches, ladder] = await Promise.all([deps.stats.ofBot(bot.botId), deps.ratings.ofBot(bot.botId), deps.matches.list({ botId: bot.botId, limit: 30 }).then(items), deps.ladder.ofBot(bot.botId)]);
-        const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt };
+        const [stats, rating, matches, ladder, [owned]] = await Promise.all([
+          deps.stats.ofBot(bot.botId),
+          deps.ratings.ofBot(bot.botId),
+          deps.matches.list({ botId: bot.botId, limit: 30 }).then(items),
+          deps.ladder.ofBot(bot.botId),
+          deps.bots.ownedViews([bot]),
+        ]);
+        // Whether the service runs its code is public (docs/HOSTED.md); its code and versions are not shown.
+        const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt, hosted: owned.hosted };
         return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[], ladder }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
       }), { detail: { hide: true } })
     .get("/matches/:matchId", ({ params }) =>

@@ -36,9 +36,15 @@ function seatList(table: TableView, names: Record<string, string>): string {
   return `<ul id="seats">${table.seats.map((s) => `<li>seat ${s.seat}: <a href="/bots/${encodeURIComponent(s.botId)}">${escapeHtml(names[s.botId] ?? shortId(s.botId))}</a> · ${s.chips} chips</li>`).join("")}</ul>`;
 }
 
+/** A copy of a duplicate match names the other (docs/FAIRNESS.md: the same decks, the seats swapped). */
+function twinNote(table: TableView): string {
+  if (!table.twinTableId) return "";
+  return ` · <span id="twin">copy ${table.copy} of a duplicate match (the same decks, seats swapped, at <a href="/tables/${encodeURIComponent(table.twinTableId)}">copy ${table.copy === 1 ? 2 : 1}</a>)</span>`;
+}
+
 export function livePage(table: TableView, names: Record<string, string>): string {
   const heading = `<h1>Table <span class="muted">${escapeHtml(table.tableId)}</span></h1>
-<p>${table.config.maxPlayers} seats · blinds ${table.config.smallBlind}/${table.config.bigBlind} · buy-in ${table.config.buyIn}${table.seeded ? " · seeded" : ""}</p>`;
+<p>${table.config.maxPlayers} seats · blinds ${table.config.smallBlind}/${table.config.bigBlind} · buy-in ${table.config.buyIn}${table.seeded ? " · seeded" : ""}${twinNote(table)}</p>`;
   const ended = ENDED[table.status];
   if (ended) {
     // Nothing will move here: no live script, no empty felt; the match itself is in its replay.

@@ -97,7 +97,7 @@ export function leaderboardPage(board: BoardEntry[], ratings: RatingEntry[], min
 }
 
 export interface BotPageData {
-  bot: { botId: string; name: string; description: string; createdAt: string };
+  bot: { botId: string; name: string; description: string; createdAt: string; hosted: boolean };
   stats: Record<string, number | string | null>;
   rating: RatingEntry | null;
   matches: MatchSummary[];
@@ -148,7 +148,7 @@ export function botPage({ bot, stats, rating, matches, ladder }: BotPageData, na
   const chart = matches.length > 0 ? lineChartSvg([{ label: bot.name, points }], { title: `Net chips over its last ${matches.length} matches`, yLabel: "net chips", xLabel: "match" }) : "";
   return page(
     bot.name,
-    `<h1>${escapeHtml(bot.name)} <span class="muted">${escapeHtml(bot.botId)}</span></h1>
+    `<h1>${escapeHtml(bot.name)} <span class="muted">${escapeHtml(bot.botId)}</span>${bot.hosted ? ` <span class="badge" data-hosted title="The service runs this bot's uploaded code">hosted</span>` : ""}</h1>
 ${bot.description ? `<p>${escapeHtml(bot.description)}</p>` : ""}<p class="muted">Registered ${time(bot.createdAt)} · last played ${time(stats.lastPlayed as string | null)}</p>
 <section aria-labelledby="stats-title"><h2 id="stats-title">Statistics</h2><dl class="stats">${statItems}${ratingItems}</dl></section>
 ${ladderSection(ladder)}

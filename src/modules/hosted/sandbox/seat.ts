@@ -92,11 +92,14 @@ export class HostedSeat {
     return { ok: true, action, ms: outcome.ms };
   }
 
-  /** Any other server message (hand_started, action, hand_ended …): keeps the bot's hand context, runs its hooks. */
-  async notify(message: ServerMessage): Promise<Delivery> {
+  /**
+   * Any other server message (hand_started, action, hand_ended …): keeps the bot's hand context,
+   * runs its hooks. `nowMs`: what Date.now() says inside the guest meanwhile (default the host's clock).
+   */
+  async notify(message: ServerMessage, options: { nowMs?: number } = {}): Promise<Delivery> {
     if ("handNumber" in message && typeof message.handNumber === "number") this.handNumber = message.handNumber;
     if (this.disabled) return { ok: false, ms: 0, kind: "disabled", message: "folded for the rest of the match after repeated failures" };
-    const outcome = await this.run(JSON.stringify(message), this.limits.hookMs);
+    const outcome = await this.run(JSON.stringify(message), this.limits.hookMs, options.nowMs);
     return outcome.ok ? { ok: true, ms: outcome.ms } : { ...this.fail(outcome.kind, `${message.type}: ${outcome.message}`), ms: outcome.ms };
   }
 
