@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 import type { HandEvent } from "../../poker/hand-types";
 import { startingHandScore } from "../bots/built-ins";
-import { HOUSE_EMAIL } from "./house";
+import { HOUSE_EMAIL } from "../bots/house";
 
 /**
  * Collusion signals for operators (docs/OPERATIONS.md, "Collusion signals"): pairs of developers
