@@ -193,7 +193,7 @@ export function createServices(deps: AppDeps): Services {
   routing.relay = tableRelay;
   const presence = new BotPresence(db, config.hostId, clock, log);
   gateway.presence = presence;
-  const ladder = new Ladder(db, bots, clock, config.ladder, config.faucetCooldownMs);
+  const ladder = new Ladder(db, bots, clock, config.ladder, config.faucetCooldownMs, accounts);
   const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
   host.relay = tableRelay;
   spectators.remote = tableRelay;

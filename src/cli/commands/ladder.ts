@@ -5,7 +5,8 @@ import { int, str, UsageError, type FlagSpec, type Parsed } from "../args";
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 import { JSON_FLAG, nameOf, query, show } from "./records";
 import { matchCount, winRates } from "../format";
-import type { LadderStandingRow } from "../../modules/ladder/model";
+import { LADDER_SEATS, type LadderStandingRow } from "../../modules/ladder/model";
+import { fromNow } from "../suggest";
 
 const FORMAT_FLAG: FlagSpec = { format: { kind: "string", value: "format", help: `${LADDER_FORMATS.join(" or ")} (default heads-up)` } };
 
@@ -35,8 +36,32 @@ function remedy(entry: LadderEntryView, name: string): string {
   }
 }
 
+/** Why the house's bots do not meet this entry now, and until when (docs/LADDER.md, "The house's bankroll"). */
+function houseWords(house: NonNullable<LadderEntryView["houseUnavailable"]>): string {
+  return house.reason === "HOUSE_DAILY_LIMIT"
+    ? `your bots have won ${house.won} from the house in the last 24 h, its daily limit: the house's bots meet yours again ${fromNow(house.until)}`
+    : `the house is out of credits: its bots play again ${fromNow(house.until)} at the latest (its next faucet claim)`;
+}
+
+/** An active entry nobody can meet now: how many it may meet are free, and what it waits for. */
+function waiting(entry: LadderEntryView): string {
+  const needed = LADDER_SEATS[entry.format] - 1;
+  const free = `${entry.opponentsAvailable} of the ${needed} opponent${needed === 1 ? "" : "s"} a table needs ${entry.opponentsAvailable === 1 ? "is" : "are"} free now`;
+  const why = entry.houseUnavailable ? houseWords(entry.houseUnavailable) : "it plays as soon as enough bots of other developers are free";
+  return `active, waiting (NO_OPPONENT): ${free}; ${why}`;
+}
+
 function entryLine(entry: LadderEntryView, name: string): string {
-  const state = entry.status === "active" ? "active" : `paused (${entry.reason}): ${remedy(entry, name)}`;
+  const state =
+    entry.status === "left"
+      ? "left"
+      : entry.status === "paused"
+        ? `paused (${entry.reason}): ${remedy(entry, name)}`
+        : entry.reason === "NO_OPPONENT"
+          ? waiting(entry)
+          : entry.houseUnavailable
+            ? `active (${houseWords(entry.houseUnavailable)})`
+            : "active";
   return `${name} (${entry.botId})  ${entry.format}  ${matchCount(entry.matchesPlayed, "ladder match")}  ${state}`;
 }
 
@@ -68,7 +93,7 @@ export const ladderLeave: Command = {
 
 export const ladderStatus: Command = {
   name: "status",
-  summary: "Your ladder entries: active, or paused and why (each resumes by itself when the cause goes away).",
+  summary: "Your ladder entries: active, waiting for opponents, or paused and why (each resumes by itself when the cause goes away).",
   usage: "ladder status [--json]",
   flags: { ...JSON_FLAG, ...SERVER_FLAG },
   async run(ctx, parsed) {
@@ -92,7 +117,11 @@ export const ladderStandings: Command = {
     const list = await ctx.api(parsed).request<Standing[]>("GET", `/api/ladder${query({ format, limit: int(parsed, "limit", 20, 1, 500) })}`);
     return show(ctx, parsed, list, () => [], (l) => {
       if (l.length === 0) return [`no bot in the ${format} ladder yet: bun run cli -- ladder enter <name>${format === "heads-up" ? "" : ` --format ${format}`}`];
-      return l.map((s, i) => `${String(i + 1).padStart(3)}. ${s.name.padEnd(24)} rating ${s.rating.toFixed(2).padStart(7)} (mu ${s.mu.toFixed(2)} ± sigma ${s.sigma.toFixed(2)})  ${matchCount(s.matchesPlayed)}${s.duplicateMatches ? ` (${s.duplicateMatches} duplicate)` : ""}  ${winRates(s)}`);
+      return l.map((s, i) => {
+        // A paused or left entry says so (the house's with its reason, public); the house's names (house-…) are its own.
+        const state = s.status === "active" ? "" : `  [${s.status}${s.reason ? `: ${s.reason}` : ""}]`;
+        return `${String(i + 1).padStart(3)}. ${s.name.padEnd(24)} rating ${s.rating.toFixed(2).padStart(7)} (mu ${s.mu.toFixed(2)} ± sigma ${s.sigma.toFixed(2)})  ${matchCount(s.matchesPlayed)}${s.duplicateMatches ? ` (${s.duplicateMatches} duplicate)` : ""}  ${winRates(s)}${state}`;
+      });
     });
   },
 };

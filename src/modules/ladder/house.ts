@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { queryRows, type Db, type Queryable } from "../../db";
 import { bots, developers, LADDER_FORMATS, type BuiltInStrategy } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { HOUSE_EMAIL, houseRoster } from "../bots/house";
 import type { Bots } from "../bots/service";
@@ -29,10 +30,16 @@ export async function ensureHouse(db: Db, botsService: Bots, clock: Clock, strat
     .onConflictDoNothing();
   const [house] = await db.select({ id: developers.id }).from(developers).where(eq(developers.email, HOUSE_EMAIL));
   for (const { name, strategy } of houseRoster(strategies, Math.max(...Object.values(LADDER_SEATS)) - 1)) {
-    let [bot] = await db.select({ id: bots.id }).from(bots).where(and(eq(bots.developerId, house.id), eq(bots.name, name), isNull(bots.retiredAt)));
+    const find = () => db.select({ id: bots.id }).from(bots).where(and(eq(bots.developerId, house.id), eq(bots.name, name), isNull(bots.retiredAt)));
+    let [bot] = await find();
     if (!bot) {
       const description = `The house's ${strategy} built-in, on the ladder for everyone to meet`;
-      bot = { id: (await botsService.create(house.id, { name, description, strategy }, { asHouse: true })).botId };
+      // Two makers at once (the first entry and the matchmaker's round): the second finds the first's bot.
+      const created = await botsService.create(house.id, { name, description, strategy }, { asHouse: true }).catch((error) => {
+        if (error instanceof AppError && error.code === "BOT_NAME_TAKEN") return null;
+        throw error;
+      });
+      bot = created ? { id: created.botId } : (await find())[0];
     }
     for (const format of LADDER_FORMATS) {
       await queryRows(db, sql`insert into ladder_entries (bot_id, format, developer_id, entered_at) values (${bot.id}, ${format}, ${house.id}, now()) on conflict do nothing`);

@@ -10,7 +10,7 @@ import type { Accounts } from "../credits/service";
 import type { MatchHost } from "../match-host/host";
 import type { Tables } from "../tables/service";
 import { entryState, type PauseReason } from "./availability";
-import { ensureHouse, houseLimitsReached, type HouseLimitReached } from "./house";
+import { houseLimitsReached, type HouseLimitReached } from "./house";
 import { LADDER_SEATS } from "./model";
 import { MeetingCounts, pairings, type Candidate } from "./pairing";
 import { LadderPlacement, type PlacementRequest } from "./placement";
@@ -112,7 +112,7 @@ export class Matchmaker {
         return 0;
       }
       if (this.house === null) {
-        this.house = await ensureHouse(this.deps.db, this.deps.bots, this.deps.clock, this.deps.settings.houseBots);
+        this.house = await this.deps.ladder.openHouse();
         entries = await this.deps.ladder.withFacts();
       }
       this.meetings ??= await this.loadMeetings();

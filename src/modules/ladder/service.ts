@@ -9,7 +9,8 @@ import { refuseIfRetired, type Bots } from "../bots/service";
 import { presentBots } from "../protocol/presence";
 import { conservativeRating, priorRating, winRate } from "../ratings/skill";
 import { entryState, type EntryFacts, type PauseReason } from "./availability";
-import { houseId, houseLimitsReached } from "./house";
+import type { Accounts } from "../credits/service";
+import { ensureHouse, houseId, houseLimitsReached } from "./house";
 import type { LadderStandingRow } from "./model";
 import { whoWaits, type EntryReason, type HouseSituation, type HouseUnavailable } from "./waiting";
 
@@ -70,12 +71,16 @@ export class Ladder {
     readonly settings: LadderSettings,
     /** The faucet's cooldown: when the house, out of credits, can pay again. */
     private readonly faucetCooldownMs = 86_400_000,
+    /** The house's faucet, claimed when the house is made. */
+    private readonly accounts?: Accounts,
   ) {}
 
   /** POST /api/ladder/entries: 201 with a new entry (or one brought back after a leave), 200 with the one already there. */
   async enter(developerId: string, botId: string, format: LadderFormat): Promise<{ created: boolean; entry: LadderEntryView }> {
     const bot = await this.bots.findOwned(developerId, botId);
     refuseIfRetired(bot);
+    // The first entry of a service makes the house (and claims its faucet), so a newcomer has opponents from its first answer.
+    if ((await this.houseId()) === null && this.settings.houseBots.length > 0) await this.openHouse();
     const now = new Date(this.clock.now()).toISOString();
     const entered = await queryRows(
       this.db,
@@ -193,6 +198,17 @@ export class Ladder {
   async houseId(): Promise<string | null> {
     this.house ??= await houseId(this.db);
     return this.house;
+  }
+
+  /**
+   * Makes the house if it is not there yet (idempotent: the first entry, the matchmaker's first
+   * round, or both at once) and claims its faucet when it may (refused during its cooldown).
+   */
+  async openHouse(): Promise<string> {
+    const house = await ensureHouse(this.db, this.bots, this.clock, this.settings.houseBots);
+    this.house = house;
+    await this.accounts?.claimFaucet(house).catch(() => {});
+    return house;
   }
 
   /**
