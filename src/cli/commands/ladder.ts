@@ -5,7 +5,8 @@ import { int, str, UsageError, type FlagSpec, type Parsed } from "../args";
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 import { JSON_FLAG, nameOf, query, show } from "./records";
 import { matchCount, winRates } from "../format";
-import { LADDER_SEATS, type LadderStandingRow } from "../../modules/ladder/model";
+import type { LadderStandingRow } from "../../modules/ladder/model";
+import { entryStateInWords } from "../../modules/ladder/words";
 import { fromNow } from "../suggest";
 
 const FORMAT_FLAG: FlagSpec = { format: { kind: "string", value: "format", help: `${LADDER_FORMATS.join(" or ")} (default heads-up)` } };
@@ -22,47 +23,8 @@ function botOf(ctx: Ctx, parsed: Parsed, command: string): { given: string; botI
   return { given, botId: botIdOf(ctx, given) };
 }
 
-/** What a paused entry waits for, as something its owner can do (the entry resumes by itself then). */
-function remedy(entry: LadderEntryView, name: string): string {
-  switch (entry.reason) {
-    case "INSUFFICIENT_BALANCE":
-      return "your balance is below the ladder's buy-in: claim the faucet (bun run cli -- faucet)";
-    case "BOT_OFFLINE":
-      return `the bot is not connected: run it and leave it running (bun examples/starter-bot.ts --bot ${name})`;
-    case "BOT_RETIRED":
-      return `the bot is retired: take it off the ladder (bun run cli -- ladder leave ${name}${entry.format === "heads-up" ? "" : ` --format ${entry.format}`})`;
-    default:
-      return "";
-  }
-}
-
-/** Why the house's bots do not meet this entry now, and until when (docs/LADDER.md, "The house's bankroll"). */
-function houseWords(house: NonNullable<LadderEntryView["houseUnavailable"]>): string {
-  return house.reason === "HOUSE_DAILY_LIMIT"
-    ? `your bots have won ${house.won} from the house in the last 24 h, its daily limit: the house's bots meet yours again ${fromNow(house.until)}`
-    : `the house is out of credits: its bots play again ${fromNow(house.until)} at the latest (its next faucet claim)`;
-}
-
-/** An active entry nobody can meet now: how many it may meet are free, and what it waits for. */
-function waiting(entry: LadderEntryView): string {
-  const needed = LADDER_SEATS[entry.format] - 1;
-  const free = `${entry.opponentsAvailable} of the ${needed} opponent${needed === 1 ? "" : "s"} a table needs ${entry.opponentsAvailable === 1 ? "is" : "are"} free now`;
-  const why = entry.houseUnavailable ? houseWords(entry.houseUnavailable) : "it plays as soon as enough bots of other developers are free";
-  return `active, waiting (NO_OPPONENT): ${free}; ${why}`;
-}
-
 function entryLine(entry: LadderEntryView, name: string): string {
-  const state =
-    entry.status === "left"
-      ? "left"
-      : entry.status === "paused"
-        ? `paused (${entry.reason}): ${remedy(entry, name)}`
-        : entry.reason === "NO_OPPONENT"
-          ? waiting(entry)
-          : entry.houseUnavailable
-            ? `active (${houseWords(entry.houseUnavailable)})`
-            : "active";
-  return `${name} (${entry.botId})  ${entry.format}  ${matchCount(entry.matchesPlayed, "ladder match")}  ${state}`;
+  return `${name} (${entry.botId})  ${entry.format}  ${matchCount(entry.matchesPlayed, "ladder match")}  ${entryStateInWords(entry, name, fromNow)}`;
 }
 
 export const ladderEnter: Command = {

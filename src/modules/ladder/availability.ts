@@ -1,3 +1,6 @@
+/** Seats at a ladder table of each format. */
+export const LADDER_SEATS = { "heads-up": 2, "six-max": 6 } as const satisfies Record<string, number>;
+
 /** Why an entered bot does not play now, in words its author can act on (docs/LADDER.md). */
 export type PauseReason = "INSUFFICIENT_BALANCE" | "BOT_OFFLINE" | "BOT_RETIRED";
 

@@ -6,7 +6,7 @@ import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { HOUSE_EMAIL, houseRoster } from "../bots/house";
 import type { Bots } from "../bots/service";
-import { LADDER_SEATS } from "./model";
+import { LADDER_SEATS } from "./availability";
 
 export { HOUSE_EMAIL };
 

@@ -5,8 +5,7 @@ import { pageLimit, rankCursor } from "../../lib/paging";
 import { BotId } from "../bots/model";
 import { WIN_RATE_FIELDS } from "../ratings/model";
 
-/** Seats at a ladder table of each format. */
-export const LADDER_SEATS: Record<(typeof LADDER_FORMATS)[number], number> = { "heads-up": 2, "six-max": 6 };
+export { LADDER_SEATS } from "./availability";
 
 const Format = oneOf(LADDER_FORMATS, { description: "heads-up (2 seats) or six-max (6 seats); default heads-up" });
 

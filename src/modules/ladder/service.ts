@@ -211,6 +211,16 @@ export class Ladder {
     return house;
   }
 
+  /** The house as anyone may see it (the /ladder page): whether it can pay a buy-in now, and when it can again. Null before it exists. */
+  async houseNow(): Promise<{ outOfCredits: boolean; paysAgainAt: string } | null> {
+    const house = await this.houseId();
+    if (house === null) return null;
+    const [row] = await queryRows<{ balance: string | number; last_faucet_at: Date | string | null }>(this.db, sql`select balance, last_faucet_at from developers where id = ${house}`);
+    const now = this.clock.now();
+    const nextClaim = row?.last_faucet_at ? new Date(row.last_faucet_at).getTime() + this.faucetCooldownMs : now;
+    return { outOfCredits: Number(row?.balance ?? 0) < this.settings.buyIn, paysAgainAt: new Date(Math.max(now, nextClaim)).toISOString() };
+  }
+
   /**
    * Entries as their owners see them: status and reason, and for an active free entry how many
    * bots it may meet are free now (NO_OPPONENT when too few for a table) and whether the house's

@@ -4,8 +4,7 @@
  * many are, and whether the house's bots are why (out of credits, or this developer's daily limit).
  */
 import type { LadderFormat } from "../../db/schema";
-import { entryState, type EntryFacts, type PauseReason } from "./availability";
-import { LADDER_SEATS } from "./model";
+import { entryState, LADDER_SEATS, type EntryFacts, type PauseReason } from "./availability";
 
 /** Why an entry does not play now: paused (availability.ts), or active with nobody to meet. */
 export type EntryReason = PauseReason | "NO_OPPONENT";
