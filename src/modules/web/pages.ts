@@ -83,7 +83,7 @@ export function lobbyPage(tables: TableView[], matches: MatchSummary[], board: B
 export function leaderboardPage(board: BoardEntry[], ratings: RatingEntry[], minMatches: number, names: Names, house: Set<string> = new Set()): string {
   const ratingRows = ratings
     .map(
-      (r, i) => `<tr data-bot="${escapeHtml(r.botId)}"><td class="num">${i + 1}</td><td>${botLink(r.botId, names)}${houseBadge(r.house)}</td><td class="num">${fixed(r.rating, 2)}</td><td class="num">${fixed(r.mu, 2)} ± ${fixed(r.sigma, 2)}</td>
+      (r, i) => `<tr data-bot="${escapeHtml(r.botId)}"><td class="num">${i + 1}</td><td>${botLink(r.botId, names)}${houseBadge(house.has(r.botId))}</td><td class="num">${fixed(r.rating, 2)}</td><td class="num">${fixed(r.mu, 2)} ± ${fixed(r.sigma, 2)}</td>
 <td class="num">${fixed(r.bbPer100)}</td><td class="num">${r.bbPer100Ci95 ? `${fixed(r.bbPer100Ci95[0])} … ${fixed(r.bbPer100Ci95[1])}` : "—"}</td><td class="num">${r.matchesPlayed}</td></tr>`,
     )
     .join("");
