@@ -17,7 +17,6 @@ export const WIN_RATE_FIELDS = {
 export const RatingEntry = t.Object(
   {
     botId: t.String(),
-    house: t.Boolean({ description: "One of the ladder house's built-ins (docs/LADDER.md)" }),
     mu: t.Number({ description: "OpenSkill (Weng–Lin, Plackett–Luce) mean skill; prior 25" }),
     sigma: t.Number({ description: "Uncertainty of mu; prior 25/3, shrinks with every match" }),
     rating: t.Number({ description: "mu − 3·sigma: the conservative estimate the list is sorted by" }),

@@ -2,17 +2,15 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { botRatings, bots } from "../../db/schema";
 import { errors } from "../../lib/errors";
-import { houseBotsAmong } from "../bots/house";
 import { ascending, descending, keysetPage, PAGE, rankCursor, type Page } from "../../lib/paging";
 import { conservativeRating, priorRating, winRate, type BotRating } from "./skill";
 
 /** One bot's rating as the API shows it (GET /api/ratings, the CLI, the web pages). */
 export type RatingEntry = ReturnType<typeof entryOf>;
 
-function entryOf(r: BotRating, house: Set<string>) {
+function entryOf(r: BotRating) {
   return {
     botId: r.botId,
-    house: house.has(r.botId),
     mu: r.mu,
     sigma: r.sigma,
     rating: conservativeRating(r),
@@ -35,14 +33,13 @@ export class Ratings {
     const found = await keysetPage(this.db.select().from(botRatings).$dynamic(), { order: RANKING, limit: page.limit ?? PAGE.default, offset: page.offset ?? 0, after }, (last) =>
       rankCursor.encode([last.rating, last.botId]),
     );
-    const house = await houseBotsAmong(this.db, found.items.map((r) => r.botId));
-    return { items: found.items.map((r) => entryOf(r, house)), next: found.next };
+    return { items: found.items.map(entryOf), next: found.next };
   }
 
   /** A bot with no rated match yet has the prior; an unknown bot is 404. */
   async ofBot(botId: string) {
     const [found] = await this.db.select({ botId: bots.id, rating: botRatings }).from(bots).leftJoin(botRatings, eq(botRatings.botId, bots.id)).where(eq(bots.id, botId));
     if (!found) throw errors.notFound("Bot");
-    return entryOf(found.rating ?? priorRating(botId), await houseBotsAmong(this.db, [botId]));
+    return entryOf(found.rating ?? priorRating(botId));
   }
 }
