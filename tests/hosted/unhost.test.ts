@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const upload = (token: string, botId: string) =>
-  fetch(`${server.url}/api/bots/${botId}/code`, { method: "PUT", headers: { authorization: `Bearer ${token}`, "content-type": "text/typescript" }, body: STARTER }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${server.url}/api/bots/${botId}/code`, { method: "PUT", headers: { authorization: `Bearer ${token}`, "content-type": "text/typescript" }, body: STARTER }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 const codeVersionsPlayed = (botId: string) =>
   queryRows<{ match_id: string; code_version: number | null }>(server.database.db, sql`select mp.match_id, mp.code_version from match_players mp join matches m on m.id = mp.match_id where mp.bot_id = ${botId} and m.status = 'completed' order by m.ended_at`);
 
