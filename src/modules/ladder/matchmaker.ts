@@ -28,7 +28,7 @@ const HOUSE_LIMITS_EVERY_MS = 2_000;
 export interface RoundReport {
   /** Every entry as the round read it; `waiting`: active and free, yet not seated by this round. */
   entries: Array<{ format: LadderFormat; status: "active" | "paused"; reason: PauseReason | null; waiting: boolean }>;
-  /** Ladder tables this round filled, per format. */
+  /** Ladder tables filled since the previous report, per format (a round's own tables are counted when their seats are taken). */
   seated: Record<LadderFormat, number>;
 }
 
@@ -71,6 +71,12 @@ export class Matchmaker {
   readonly placement: LadderPlacement;
   /** Told after every round that read the entries (default: nobody). */
   observe: (report: RoundReport) => void = () => {};
+  /** Bots of groups whose table is being made and filled now (on this node or another): not free, whatever the database says yet. */
+  private readonly beingSeated = new Map<string, string>();
+  /** Those seatings, for stop() to wait on. */
+  private readonly seatings = new Set<Promise<void>>();
+  /** Tables filled since the last report, per format (a round does not wait for its seatings). */
+  private filled: Record<LadderFormat, number> = { "heads-up": 0, "six-max": 0 };
 
   constructor(private readonly deps: MatchmakerDeps) {
     this.role = new RoleKeeper(deps.db, MATCHMAKER_ROLE, deps.hostId, deps.log, deps.leaseStanding);
@@ -91,6 +97,7 @@ export class Matchmaker {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.placement.stop();
+    await Promise.race([Promise.allSettled([...this.seatings]), Bun.sleep(10_000)]);
     await this.role.stop();
   }
 
@@ -103,8 +110,10 @@ export class Matchmaker {
     if (this.busy) return 0;
     this.busy = true;
     try {
+      // Read before the entries: a seating that settles while they are read still counts as in flight (its seat may be missed by the read).
+      const inFlight = new Map(this.beingSeated);
       let entries = await this.deps.ladder.withFacts();
-      const seated = { "heads-up": 0, "six-max": 0 } satisfies Record<LadderFormat, number>;
+      const seated = this.takeFilled();
       // Nobody entered yet: no house account, no house bots (a service nobody uses for the ladder stays as it was).
       if (entries.length === 0) {
         this.observe({ entries: [], seated });
@@ -114,6 +123,11 @@ export class Matchmaker {
         this.house = await this.deps.ladder.openHouse();
         entries = await this.deps.ladder.withFacts();
       }
+      // A bot whose seating is in flight holds no open seat yet: it is busy all the same.
+      entries = entries.map((e) => (inFlight.has(e.botId) && !e.facts.seated ? { ...e, facts: { ...e.facts, seated: true } } : e));
+      // Their buy-ins may not be off the balances just read: counted as spent (at worst a table waits a round).
+      const owedInFlight = new Map<string, number>();
+      for (const developerId of inFlight.values()) owedInFlight.set(developerId, (owedInFlight.get(developerId) ?? 0) + 1);
       this.meetings ??= await this.loadMeetings();
       await this.claimHouseFaucet(this.house);
       await this.closeStrandedTables(this.house);
@@ -133,7 +147,7 @@ export class Matchmaker {
         house: house ?? undefined,
         // A developer past the house's daily limit does not meet the house's bots until it lifts.
         apart: (a: Candidate, b: Candidate) => (a.developerId === house && this.houseLimits.has(b.developerId)) || (b.developerId === house && this.houseLimits.has(a.developerId)),
-        seatsAffordable: (developerId: string) => buyInsAffordable(balances.get(developerId) ?? 0, this.deps.settings.buyIn) - (spent.get(developerId) ?? 0),
+        seatsAffordable: (developerId: string) => buyInsAffordable(balances.get(developerId) ?? 0, this.deps.settings.buyIn) - (spent.get(developerId) ?? 0) - (owedInFlight.get(developerId) ?? 0),
       };
       const picked = new Set<string>();
       const groups: Array<{ format: LadderFormat; group: Candidate[]; duplicate: boolean }> = [];
@@ -152,8 +166,9 @@ export class Matchmaker {
         }
       }
       const nodes = await this.placement.nodesFor(groups.length);
-      const seatings = groups.map(({ format, group, duplicate }, i) => this.seat(nodes[i], format, group, duplicate).then((filled) => void (filled && (seated[format] += 1))));
-      await Promise.all(seatings);
+      // The round does not wait for its tables to be made and filled (a node asked over the bus answers in its own time):
+      // the next round, 250 ms on, pairs whoever is free meanwhile, and leaves these bots out until their seating settles.
+      groups.forEach(({ format, group, duplicate }, i) => this.track(group, this.seat(nodes[i], format, group, duplicate).then((filled) => void (filled && (this.filled[format] += 1)))));
       this.observe({
         entries: entries.map((e) => {
           const state = states.get(e)!;
@@ -161,10 +176,29 @@ export class Matchmaker {
         }),
         seated,
       });
-      return seatings.length;
+      return groups.length;
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The group's bots stay out of pairing until their seating settles, failed or not (a failure is logged where it happens). */
+  private track(group: Candidate[], seating: Promise<void>): void {
+    for (const member of group) this.beingSeated.set(member.botId, member.developerId);
+    const settled: Promise<void> = seating
+      .catch((error) => this.deps.log("seating a ladder table failed", error))
+      .finally(() => {
+        for (const member of group) this.beingSeated.delete(member.botId);
+        this.seatings.delete(settled);
+      });
+    this.seatings.add(settled);
+  }
+
+  /** Tables filled since the last report (the metrics' counter), and a fresh count. */
+  private takeFilled(): Record<LadderFormat, number> {
+    const filled = this.filled;
+    this.filled = { "heads-up": 0, "six-max": 0 };
+    return filled;
   }
 
   private candidate(entry: EntryWithFacts): Candidate {

@@ -162,7 +162,7 @@ export class Ladder {
   }
 
   /** Entries (of a bot, of a developer, of a format, or all; those that left only with `includeLeft`) with the facts the rules need, read now. */
-  async withFacts(filter: { botId?: string; format?: LadderFormat; developerId?: string; includeLeft?: boolean } = {}): Promise<EntryWithFacts[]> {
+  async withFacts(filter: { botId?: string; format?: LadderFormat; developerId?: string; includeLeft?: boolean; uncounted?: boolean } = {}): Promise<EntryWithFacts[]> {
     const rows = await queryRows<EntryRow>(
       this.db,
       sql`select e.bot_id, e.format, e.developer_id, e.entered_at, (e.left_at is not null) as left, b.strategy, (b.retired_at is not null) as retired, d.balance,
@@ -174,7 +174,8 @@ export class Ladder {
           order by e.entered_at, e.bot_id, e.format`,
     );
     const remote = rows.filter((r) => r.strategy === null && !r.hosted && !r.left).map((r) => r.bot_id);
-    const [connected, played, house] = await Promise.all([presentBots(this.db, remote), this.matchesPlayed(rows.map((r) => r.bot_id)), this.houseId()]);
+    // `uncounted`: who may play whom only (the views' picture of a format): no match counts read.
+    const [connected, played, house] = await Promise.all([presentBots(this.db, remote), filter.uncounted ? new Map() : this.matchesPlayed(rows.map((r) => r.bot_id)), this.houseId()]);
     return rows.map((r) => {
       const mu = r.mu ?? PRIOR.mu;
       const sigma = r.sigma ?? PRIOR.sigma;
@@ -229,7 +230,7 @@ export class Ladder {
   private async views(entries: EntryWithFacts[]): Promise<LadderEntryView[]> {
     if (entries.length === 0) return [];
     const formats = [...new Set(entries.map((e) => e.format))];
-    const [everyone, house] = await Promise.all([Promise.all(formats.map((format) => this.withFacts({ format }))).then((lists) => lists.flat()), this.houseUnavailability(entries)]);
+    const [everyone, house] = await Promise.all([Promise.all(formats.map((format) => this.withFacts({ format, uncounted: true }))).then((lists) => lists.flat()), this.houseUnavailability(entries)]);
     const waiting = whoWaits(everyone, this.settings.buyIn, house);
     return entries.map((e) => {
       const state = entryState(e.facts, this.settings.buyIn);
@@ -265,7 +266,7 @@ export class Ladder {
 
   /** Every entry of a format (those that left too), with its status and reason: the standings' view of them. */
   private async statesOfFormat(format: LadderFormat): Promise<Map<string, { house: boolean; status: "active" | "paused" | "left"; reason: EntryReason | null }>> {
-    const everyone = await this.withFacts({ format, includeLeft: true });
+    const everyone = await this.withFacts({ format, includeLeft: true, uncounted: true });
     const waiting = whoWaits(everyone.filter((e) => !e.left), this.settings.buyIn, { house: await this.houseId(), limited: new Map(), paysAgainAt: null });
     return new Map(
       everyone.map((e) => {
