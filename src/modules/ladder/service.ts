@@ -63,6 +63,9 @@ const PRIOR = priorRating("");
 /** Entries, their standing and the ladder's public table (docs/LADDER.md). */
 export class Ladder {
   private house: string | null = null;
+  /** A format's picture being read now, shared by the requests that arrive meanwhile (a burst of entries reads it once). */
+  private readonly pictures = new Map<string, Promise<EntryWithFacts[]>>();
+  private opening: Promise<string> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -195,6 +198,20 @@ export class Ladder {
     });
   }
 
+  /**
+   * Every entry of a format with what decides who may play whom (no match counts), read once for
+   * the requests that arrive while it is read: single-flight, never cached past its read.
+   */
+  private picture(format: LadderFormat, includeLeft: boolean): Promise<EntryWithFacts[]> {
+    const key = `${format}|${includeLeft}`;
+    let reading = this.pictures.get(key);
+    if (!reading) {
+      reading = this.withFacts({ format, includeLeft, uncounted: true }).finally(() => this.pictures.delete(key));
+      this.pictures.set(key, reading);
+    }
+    return reading;
+  }
+
   /** The house's developer id (null until the first entry made it). */
   async houseId(): Promise<string | null> {
     this.house ??= await houseId(this.db);
@@ -205,11 +222,15 @@ export class Ladder {
    * Makes the house if it is not there yet (idempotent: the first entry, the matchmaker's first
    * round, or both at once) and claims its faucet when it may (refused during its cooldown).
    */
-  async openHouse(): Promise<string> {
-    const house = await ensureHouse(this.db, this.bots, this.clock, this.settings.houseBots);
-    this.house = house;
-    await this.accounts?.claimFaucet(house).catch(() => {});
-    return house;
+  openHouse(): Promise<string> {
+    // Once per process at a time: a burst of first entries (and the matchmaker's first round) share one.
+    this.opening ??= (async () => {
+      const house = await ensureHouse(this.db, this.bots, this.clock, this.settings.houseBots);
+      this.house = house;
+      await this.accounts?.claimFaucet(house).catch(() => {});
+      return house;
+    })().finally(() => (this.opening = null));
+    return this.opening;
   }
 
   /** The house as anyone may see it (the /ladder page): whether it can pay a buy-in now, and when it can again. Null before it exists. */
@@ -230,7 +251,10 @@ export class Ladder {
   private async views(entries: EntryWithFacts[]): Promise<LadderEntryView[]> {
     if (entries.length === 0) return [];
     const formats = [...new Set(entries.map((e) => e.format))];
-    const [everyone, house] = await Promise.all([Promise.all(formats.map((format) => this.withFacts({ format, uncounted: true }))).then((lists) => lists.flat()), this.houseUnavailability(entries)]);
+    const [pictures, house] = await Promise.all([Promise.all(formats.map((format) => this.picture(format, false))), this.houseUnavailability(entries)]);
+    // The entries asked about, as just read, in place of (or besides) their older selves in a shared picture.
+    const asked = new Set(entries.map((e) => `${e.botId}|${e.format}`));
+    const everyone = [...pictures.flat().filter((e) => !asked.has(`${e.botId}|${e.format}`)), ...entries.filter((e) => !e.left)];
     const waiting = whoWaits(everyone, this.settings.buyIn, house);
     return entries.map((e) => {
       const state = entryState(e.facts, this.settings.buyIn);
@@ -266,7 +290,7 @@ export class Ladder {
 
   /** Every entry of a format (those that left too), with its status and reason: the standings' view of them. */
   private async statesOfFormat(format: LadderFormat): Promise<Map<string, { house: boolean; status: "active" | "paused" | "left"; reason: EntryReason | null }>> {
-    const everyone = await this.withFacts({ format, includeLeft: true, uncounted: true });
+    const everyone = await this.picture(format, true);
     const waiting = whoWaits(everyone.filter((e) => !e.left), this.settings.buyIn, { house: await this.houseId(), limited: new Map(), paysAgainAt: null });
     return new Map(
       everyone.map((e) => {
