@@ -28,8 +28,6 @@ const HOUSE_LIMITS_EVERY_MS = 2_000;
 export interface RoundReport {
   /** Every entry as the round read it; `waiting`: active and free, yet not seated by this round. */
   entries: Array<{ format: LadderFormat; status: "active" | "paused"; reason: PauseReason | null; waiting: boolean }>;
-  /** Ladder tables filled since the previous report, per format (a round's own tables are counted when their seats are taken). */
-  seated: Record<LadderFormat, number>;
 }
 
 export interface MatchmakerDeps {
@@ -75,8 +73,8 @@ export class Matchmaker {
   private readonly beingSeated = new Map<string, string>();
   /** Those seatings, for stop() to wait on. */
   private readonly seatings = new Set<Promise<void>>();
-  /** Tables filled since the last report, per format (a round does not wait for its seatings). */
-  private filled: Record<LadderFormat, number> = { "heads-up": 0, "six-max": 0 };
+  /** Told of every ladder table this matchmaker filled, as its last seat is taken (default: nobody). */
+  tableFilled: (format: LadderFormat) => void = () => {};
 
   constructor(private readonly deps: MatchmakerDeps) {
     this.role = new RoleKeeper(deps.db, MATCHMAKER_ROLE, deps.hostId, deps.log, deps.leaseStanding);
@@ -113,10 +111,9 @@ export class Matchmaker {
       // Read before the entries: a seating that settles while they are read still counts as in flight (its seat may be missed by the read).
       const inFlight = new Map(this.beingSeated);
       let entries = await this.deps.ladder.withFacts();
-      const seated = this.takeFilled();
       // Nobody entered yet: no house account, no house bots (a service nobody uses for the ladder stays as it was).
       if (entries.length === 0) {
-        this.observe({ entries: [], seated });
+        this.observe({ entries: [] });
         return 0;
       }
       if (this.house === null) {
@@ -168,13 +165,12 @@ export class Matchmaker {
       const nodes = await this.placement.nodesFor(groups.length);
       // The round does not wait for its tables to be made and filled (a node asked over the bus answers in its own time):
       // the next round, 250 ms on, pairs whoever is free meanwhile, and leaves these bots out until their seating settles.
-      groups.forEach(({ format, group, duplicate }, i) => this.track(group, this.seat(nodes[i], format, group, duplicate).then((filled) => void (filled && (this.filled[format] += 1)))));
+      groups.forEach(({ format, group, duplicate }, i) => this.track(group, this.seat(nodes[i], format, group, duplicate).then((filled) => void (filled && this.tableFilled(format)))));
       this.observe({
         entries: entries.map((e) => {
           const state = states.get(e)!;
           return { format: e.format, status: state.status, reason: state.reason, waiting: state.available && !picked.has(e.botId) };
         }),
-        seated,
       });
       return groups.length;
     } finally {
@@ -192,13 +188,6 @@ export class Matchmaker {
         this.seatings.delete(settled);
       });
     this.seatings.add(settled);
-  }
-
-  /** Tables filled since the last report (the metrics' counter), and a fresh count. */
-  private takeFilled(): Record<LadderFormat, number> {
-    const filled = this.filled;
-    this.filled = { "heads-up": 0, "six-max": 0 };
-    return filled;
   }
 
   private candidate(entry: EntryWithFacts): Candidate {
