@@ -50,6 +50,7 @@ import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
 import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
+import { DeckSeal } from "./modules/match-host/deck-seal";
 import { TableRouting } from "./modules/cluster/routing";
 import type { AuthOptions } from "./plugins/auth";
 import { IdempotencyKeys } from "./plugins/idempotency";
@@ -158,6 +159,7 @@ export function createServices(deps: AppDeps): Services {
     },
     fence: deps.fence,
     leaseStanding: deps.leaseStanding,
+    deckSeal: new DeckSeal(db, config.deckSealKey),
     log,
   });
   const routing = new TableRouting(db, config.hostId, (tableId) => host.hosts(tableId));

@@ -20,6 +20,7 @@ import { closeWaitingTable, expireEmptyTable, seatBot, unseatBot, type Seating }
 import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
 import { dealSource } from "./deals";
 import { HandJournal } from "./journal";
+import { DeckSeal } from "./deck-seal";
 import { playMatch } from "./match-runner";
 import { abortTable } from "./persistence";
 import { tablesToResume } from "./resume";
@@ -46,6 +47,8 @@ export interface MatchHostDeps {
   fence?: () => FenceToken | null;
   /** Whether this node's lease provably stands: its tables deal and broadcast only then (absent: always). */
   leaseStanding?: LeaseStanding;
+  /** Seals running matches' deck secrets (absent: under the key kept in the database). */
+  deckSeal?: DeckSeal;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -72,6 +75,7 @@ export class MatchHost {
   /** Every match promise, so shutdown and tests can wait for them. */
   private readonly running = new Set<Promise<unknown>>();
   readonly journal: HandJournal;
+  private readonly deckSeal: DeckSeal;
   private expiry: ReturnType<typeof setInterval> | undefined;
   /** Set when this node joins its cluster: announces the tables hosted here. */
   relay: TableRelay | undefined;
@@ -93,7 +97,8 @@ export class MatchHost {
         this.unhost(table);
       },
     };
-    this.journal = new HandJournal(deps.db, deps.clock, deps.log, () => this.fence());
+    this.deckSeal = deps.deckSeal ?? new DeckSeal(deps.db, undefined);
+    this.journal = new HandJournal(deps.db, deps.clock, deps.log, this.deckSeal, () => this.fence());
     // A bot that left mid-match (or busted) is free once its cashout is written, not at the match's end.
     this.journal.onSeatsClosed = (tableId, closures) => {
       for (const { botId } of closures) if (this.tableOfBot.get(botId) === tableId) this.tableOfBot.delete(botId);
@@ -216,7 +221,7 @@ export class MatchHost {
   /** Hosts tables from their rows (this node's own at startup, or a dead node's it claimed). */
   async adopt(rows: Array<typeof tables.$inferSelect>): Promise<void> {
     const fresh = rows.filter((row) => !this.hosted.has(row.id));
-    for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs)) {
+    for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs, this.deckSeal)) {
       for (const seat of table.seats.values()) this.tableOfBot.set(seat.botId, table.tableId);
       this.host(table, true);
     }

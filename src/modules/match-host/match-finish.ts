@@ -62,11 +62,14 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[]): Promise<void> {
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
     // A rated match is applied to the ratings after the commit, off the hot path (ratings/applier.ts).
     rating_pending: o.rated,
+    // The deck secret is revealed (the fairness record) and its sealed copy goes.
+    deck_secret: o.deckSecret ?? null,
   }));
   await Promise.all([
     ...batchStatements(tx, batches, latestEnd),
-    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms, rating_pending = x.rating_pending
-      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, voided_hands int[], winners jsonb, ended_at timestamptz, duration_ms bigint, rating_pending boolean)
+    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms, rating_pending = x.rating_pending,
+        deck_secret = coalesce(x.deck_secret, matches.deck_secret), deck_secret_sealed = case when x.deck_secret is null then matches.deck_secret_sealed end
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, voided_hands int[], winners jsonb, ended_at timestamptz, duration_ms bigint, rating_pending boolean, deck_secret text)
       where matches.id = x.id`),
   ]);
 }

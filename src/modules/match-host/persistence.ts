@@ -1,7 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
-import { developers, hands, matches, seats, tables, type TableConfig } from "../../db/schema";
+import { developers, matches, seats, tables, type TableConfig } from "../../db/schema";
+import type { StoredHand } from "../../poker/hand-record";
+import { upsertChunks } from "./hand-store";
+import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
 import { cashoutWithin } from "../credits/ledger";
 import { assertLease, FencedError, leaseHolds, ownedTables, type FenceToken } from "../cluster/lease";
@@ -16,7 +19,9 @@ export interface SeatClosure {
 
 export interface HandRecord {
   number: number;
-  history: unknown;
+  history: StoredHand;
+  /** The match deals from a seed (no deck secret): its stored hands carry their cards. */
+  explicitCards: boolean;
 }
 
 /** One table's share of a write: completed hands, the stacks after them, and seats that left. */
@@ -24,6 +29,8 @@ export interface TableBatch {
   tableId: string;
   matchId: string;
   hands: HandRecord[];
+  /** The hands as stored: each chunk they were appended to, as it stands after them (journal.ts). */
+  chunks: StoredChunk[];
   /** seatId → chips after the last hand in the batch, for seats still at the table. */
   stacks: Map<string, number>;
   closures: SeatClosure[];
@@ -53,6 +60,8 @@ export interface MatchOutcome {
   players: MatchPlayerRecord[];
   /** Seats still open at the end: cashed out in the same transaction as the record. */
   finalClosures: SeatClosure[];
+  /** The deck secret, revealed by the match's record (null: seeded). */
+  deckSecret?: string | null;
   /** false for a seeded match: whoever knows the seed knows every card, so it never counts toward statistics. */
   ranked: boolean;
   /** Counts toward skill ratings: ranked, and bots of at least two developers (no rating from self-play). */
@@ -60,7 +69,7 @@ export interface MatchOutcome {
 }
 
 export function emptyBatch(tableId: string, matchId: string): TableBatch {
-  return { tableId, matchId, hands: [], stacks: new Map(), closures: [] };
+  return { tableId, matchId, hands: [], chunks: [], stacks: new Map(), closures: [] };
 }
 
 /**
@@ -73,8 +82,11 @@ export async function markMatchStarted(
   matchId: string,
   config: TableConfig,
   startedAt: Date,
-  /** The deck's commitment and secret, and the first block of hand numbers it may deal (deal-guard.ts). */
-  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number },
+  /**
+   * The deck's commitment and its secret sealed (deck-seal.ts; never the secret itself), the bot at
+   * each seat, and the first block of hand numbers it may deal (deal-guard.ts).
+   */
+  deck: { deckCommitment: string | null; deckSecretSealed: string | null; seatBots: Array<string | null>; handsReserved: number },
   fence: FenceToken | null = null,
   retry: RetryOptions = {},
 ) {
@@ -103,17 +115,9 @@ export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promi
     .flatMap((batch) => batch.closures.map((closure) => ({ batch, closure })))
     .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || compareIds(a.closure.seatId, b.closure.seatId));
   const statements: Promise<unknown>[] = [];
-  const handRows = batches.flatMap((b) => b.hands.map((h) => ({ matchId: b.matchId, number: h.number, history: h.history })));
-  if (handRows.length > 0) {
-    // The histories as one text, a line each (JSON text never holds a raw newline): Postgres splits
-    // it and reads each history once, where one JSON document of every row is parsed whole first.
-    statements.push(
-      tx.execute(sql`insert into hands (match_id, number, history, created_at)
-        select x.match_id, x.number, x.history::json, ${now.toISOString()}::timestamptz
-        from unnest(${sql.param(handRows.map((r) => r.matchId))}::text[], ${sql.param(handRows.map((r) => r.number))}::int[],
-          string_to_array(${handRows.map((r) => JSON.stringify(r.history)).join("\n")}::text, E'\n')) as x(match_id, number, history)
-        on conflict (match_id, number) do nothing`),
-    );
+  const chunks = batches.flatMap((b) => b.chunks.map((chunk) => ({ ...chunk, matchId: b.matchId })));
+  if (chunks.length > 0) statements.push(upsertChunks(tx, chunks));
+  if (batches.some((b) => b.hands.length > 0)) {
     const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
     statements.push(
       tx.execute(sql`update matches set hands_played = x.n
@@ -204,12 +208,7 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
   });
 }
 
-/** Hands recorded per match: what a table another process hosts (or hosted) has played. */
-export async function handsRecordedOf(db: Queryable, matchIds: string[]): Promise<Map<string, number>> {
-  if (matchIds.length === 0) return new Map();
-  const rows = await db.select({ matchId: hands.matchId, n: sql<number>`count(*)::int` }).from(hands).where(anyOf(hands.matchId, matchIds)).groupBy(hands.matchId);
-  return new Map(rows.map((r) => [r.matchId, Number(r.n)]));
-}
+export { handsRecordedOf } from "./hand-store";
 
 export async function openSeatsOf(db: Queryable, tableIds: string[]) {
   if (tableIds.length === 0) return [];

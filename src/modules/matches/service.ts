@@ -1,11 +1,13 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { anyOf, type Db } from "../../db";
-import { hands, matches, matchPlayers } from "../../db/schema";
+import { matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { descending, idCursor, keysetPage, PAGE, pageOf } from "../../lib/paging";
 import { formatCard, UNKNOWN_CARD } from "@poker-bots/core/cards";
 import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
 import { phhOfHands, type StoredHand } from "../match-host/hand-history";
+import { recordedHands, recordedNumbers } from "../match-host/hand-store";
+import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
 type MatchRow = typeof matches.$inferSelect;
@@ -70,21 +72,19 @@ export class Matches {
     return { ownBots: new Set(own.map((row) => row.botId)) };
   }
 
-  /** Up to `limit` hands after hand number `after`, in order (`number` is the key; the cursor), as `visibility` shows them. */
-  private async handRows(matchId: string, after: number, limit: number, visibility: Visibility): Promise<Array<{ number: number; hand: StoredHand }>> {
-    const rows = await this.db
-      .select({ number: hands.number, history: hands.history })
-      .from(hands)
-      .where(and(eq(hands.matchId, matchId), gt(hands.number, after)))
-      .orderBy(asc(hands.number))
-      .limit(limit);
-    return rows.map((row) => ({ number: row.number, hand: visibleHand(row.history as StoredHand, visibility) }));
+  /**
+   * Up to `limit` hands after hand number `after`, in order (`number` is the key; the cursor), as
+   * `visibility` shows them: decoded from their stored form with the match's revealed deck secret.
+   */
+  private async handRows(match: MatchRow, after: number, limit: number, visibility: Visibility): Promise<Array<{ number: number; hand: StoredHand }>> {
+    const hands = decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(this.db, match.id, after, limit), after, limit);
+    return hands.map((hand) => ({ number: hand.handNumber, hand: visibleHand(hand, visibility) }));
   }
 
   /** One page of hands as JSON; `next` is the cursor of the following page when more remain. */
   async handsJson(matchId: string, page: HandsPage, viewerId: string | null = null) {
     const match = await this.completedRow(matchId);
-    const rows = await this.handRows(matchId, page.after, page.limit + 1, await this.visibilityFor(matchId, viewerId));
+    const rows = await this.handRows(match, page.after, page.limit + 1, await this.visibilityFor(matchId, viewerId));
     const found = pageOf(rows, page.limit, (last) => last.number);
     return {
       body: {
@@ -110,21 +110,15 @@ export class Matches {
     const match = await this.completedRow(matchId);
     const visibility = await this.visibilityFor(matchId, viewerId);
     // The page's last hand number, and whether any hand follows it, decide the Link before streaming.
-    const edge = await this.db
-      .select({ number: hands.number })
-      .from(hands)
-      .where(and(eq(hands.matchId, matchId), gt(hands.number, page.after)))
-      .orderBy(asc(hands.number))
-      .offset(page.limit - 1)
-      .limit(2);
-    const last = edge[0]?.number ?? Number.MAX_SAFE_INTEGER;
+    const edge = (await recordedNumbers(this.db, matchId, page.after, page.limit + 1)).slice(page.limit - 1);
+    const last = edge[0] ?? Number.MAX_SAFE_INTEGER;
     const set = { matchId, tableId: match.tableId, seeded: match.config.seed !== undefined, seatCount: match.config.maxPlayers };
     const encoder = new TextEncoder();
     let cursor = page.after;
     let first = true;
     const stream = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
-        const batch = (await this.handRows(matchId, cursor, PHH_BATCH, visibility)).filter((row) => row.number <= last);
+        const batch = (await this.handRows(match, cursor, PHH_BATCH, visibility)).filter((row) => row.number <= last);
         if (batch.length === 0) return controller.close();
         cursor = batch[batch.length - 1].number;
         const text = phhOfHands(set, batch.map((row) => row.hand));

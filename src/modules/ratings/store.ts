@@ -4,9 +4,11 @@
  */
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
-import { botRatings, hands, matches, matchPlayers } from "../../db/schema";
+import { botRatings, matches, matchPlayers } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
 import type { StoredHand } from "../match-host/hand-history";
+import { recordedHands } from "../match-host/hand-store";
+import { decodeRecorded, matchDealOf, type MatchDeal, type RecordedHands } from "../match-host/recorded-hands";
 import { matchResultsOf } from "./luck";
 import { applyMatch, conservativeRating, priorRating, type BotRating, type MatchResult } from "./skill";
 
@@ -28,17 +30,18 @@ export async function pendingMatches(db: Queryable, limit: number): Promise<stri
 
 /** What a recorded match's rating is computed from: its players (by position) and its hand histories in hand order. */
 export async function recordedMatch(db: Queryable, matchId: string): Promise<{ botIds: string[]; hands: StoredHand[] }> {
-  const { botIds, histories } = await recordedMatchText(db, matchId);
-  return { botIds, hands: histories.map((text) => JSON.parse(text) as StoredHand) };
+  const { botIds, deal, recorded } = await recordedMatchStored(db, matchId);
+  return { botIds, hands: decodeRecorded(deal, recorded) };
 }
 
-/** The same, each history as its stored JSON text: the applier's worker thread parses it, not the event loop. */
-export async function recordedMatchText(db: Queryable, matchId: string): Promise<{ botIds: string[]; histories: string[] }> {
-  const [players, handRows] = await Promise.all([
+/** The same as stored (chunks, JSON rows), with what decodes them: the applier's worker thread decodes, not the event loop. */
+export async function recordedMatchStored(db: Queryable, matchId: string): Promise<{ botIds: string[]; deal: MatchDeal; recorded: RecordedHands }> {
+  const [players, [match], recorded] = await Promise.all([
     db.select({ botId: matchPlayers.botId }).from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position)),
-    db.select({ history: sql<string>`${hands.history}::text` }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number)),
+    db.select().from(matches).where(eq(matches.id, matchId)),
+    recordedHands(db, matchId),
   ]);
-  return { botIds: players.map((p) => p.botId), histories: handRows.map((row) => row.history) };
+  return { botIds: players.map((p) => p.botId), deal: matchDealOf(match, match.deckSecret), recorded };
 }
 
 /** A pending match with its results computed, or null when its hands cannot be rated (it is then dropped from the ratings). */
