@@ -104,11 +104,13 @@ export async function markMatchStarted(
 }
 
 /**
- * The statements that write any number of tables' batches: three, whatever the count (each takes
+ * The statements that write any number of tables' batches: two, whatever the count (each takes
  * its rows as a few array or json parameters, so the SQL never changes and stays prepared), plus
  * the lock of the developers who cash out and one statement per cashout. They are issued at once,
  * in this order, and pipelined on the transaction's connection: the server runs them in order, and
- * no round trip waits for the one before.
+ * no round trip waits for the one before. A running match's row is not written per batch: the hands
+ * it has recorded are counted from their chunks (hand-store.ts `handsRecordedOf`), and its end
+ * writes its count (a row of ~0.5 KB written again each flush was most of a match's own bytes).
  */
 export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
   const closures = batches
@@ -117,13 +119,6 @@ export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promi
   const statements: Promise<unknown>[] = [];
   const chunks = batches.flatMap((b) => b.chunks.map((chunk) => ({ ...chunk, matchId: b.matchId })));
   if (chunks.length > 0) statements.push(upsertChunks(tx, chunks));
-  if (batches.some((b) => b.hands.length > 0)) {
-    const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
-    statements.push(
-      tx.execute(sql`update matches set hands_played = x.n
-        from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as x(id text, n int) where matches.id = x.id`),
-    );
-  }
   const stacks = batches.flatMap((b) => [...b.stacks].map(([id, chips]) => ({ id, chips })));
   if (stacks.length > 0) {
     statements.push(
