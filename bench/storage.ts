@@ -14,6 +14,11 @@
  */
 import postgres from "postgres";
 import { join } from "node:path";
+import { drizzle } from "drizzle-orm/postgres-js";
+import type { Db } from "../src/db";
+import * as schema from "../src/db/schema";
+import { recordedMatchStored } from "../src/modules/ratings/store";
+import { decodeRecorded } from "../src/modules/match-host/recorded-hands";
 import { CHEAP_PASSWORDS, api, freshDatabase, spawnServer } from "./support";
 
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 120);
@@ -45,6 +50,17 @@ async function sizesByTable(sql: postgres.Sql): Promise<Map<string, number>> {
   const rows = await sql`select c.relname as name, pg_total_relation_size(c.oid)::bigint as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname = 'public' and c.relkind in ('r', 'm')`;
   return new Map(rows.map((row) => [row.name as string, Number(row.bytes)]));
+}
+
+/** Hands decoded per second on this thread (chunks read first, then decoded: the decoding alone is timed). */
+async function decodeRate(sql: postgres.Sql): Promise<number> {
+  const db = drizzle(sql, { schema }) as unknown as Db;
+  const ids = (await sql`select id from matches where status = 'completed'`).map((row) => row.id as string);
+  const stored = await Promise.all(ids.map((id) => recordedMatchStored(db, id)));
+  const started = performance.now();
+  let hands = 0;
+  for (const { deal, recorded } of stored) hands += decodeRecorded(deal, recorded).length;
+  return Math.round(hands / ((performance.now() - started) / 1000));
 }
 
 async function format(name: string, seats: number) {
@@ -101,6 +117,7 @@ async function format(name: string, seats: number) {
     const growth = [...(await sizesByTable(sql))].map(([table, bytes]) => [table, bytes - (tablesBefore.get(table) ?? 0)] as const).filter(([, bytes]) => bytes > 0);
     console.log(`${name}: growth by table (bytes a hand): ${growth.sort((a, b) => b[1] - a[1]).map(([table, bytes]) => `${table} ${Math.round(bytes / hands)}`).join(", ")}`);
     const perHand = (bytes: number) => Math.round(bytes / hands);
+    const decoding = SERVER_ROOT ? null : await decodeRate(sql);
     // Live rows only, over every hand played (the first round's included): an upper bound, with the fixed cost of developers and bots.
     await sql`vacuum full`;
     const compacted = await sizes(sql);
@@ -115,7 +132,9 @@ async function format(name: string, seats: number) {
       databaseBytesPerHand: perHand(after.database - before.database),
       compactedBytesPerHand: Math.round(compacted.tables / allHands),
       compactedHandHistoryBytesPerHand: Math.round(compacted.hands / allHands),
+      ...(decoding ? { decodedHandsPerSecond: decoding } : {}),
     };
+    if (decoding) console.log(`${name}: decoding every match's hands from their chunks, one thread: ${decoding} hands/s`);
     console.log(
       `${name.padEnd(8)} ${MATCHES - TABLES} matches, ${hands} hands: ${figures.bytesPerHand} bytes a hand over every table as written (${figures.handHistoryBytesPerHand} of them hand histories), ${figures.databaseBytesPerHand} by pg_database_size; compacted (VACUUM FULL), the whole database over every hand: ${figures.compactedBytesPerHand} (hand histories ${figures.compactedHandHistoryBytesPerHand})`,
     );

@@ -211,7 +211,7 @@ export function createServices(deps: AppDeps): Services {
     ladder,
     matchmaker,
     presence,
-    matches: new Matches(db),
+    matches: new Matches(db, config.handStorage.archiveDir),
     stats,
     ratings: new Ratings(db),
     ratingsApplier,

@@ -15,6 +15,8 @@ import { newTableRuntime } from "../../src/modules/match-host/runtime";
 import { DeckSeal } from "../../src/modules/match-host/deck-seal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
 import { emptyBatch } from "../../src/modules/match-host/persistence";
+import { archivePartition, monthOfMatchId, restorePartition } from "../../src/modules/match-host/hand-archive";
+import { Matches } from "../../src/modules/matches/service";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -174,6 +176,36 @@ describe("hand storage", () => {
       },
     ]);
     expect(await rowOf()).toEqual({ deck_secret: table.deckSecret, deck_secret_sealed: null });
+  });
+});
+
+describe("archive of a month", () => {
+  test("a month's partition goes to zstd files, read back and compared, then dropped; the hands are still served from the files; a restore puts them back", async () => {
+    const dev = await h.fundedDeveloper();
+    const matchId = await playMatch(dev.token, { maxPlayers: 3, maxHands: 80, buyIn: 1000 }, ["caller", "tight", "random"]);
+    const month = monthOfMatchId(matchId)!;
+    expect(month).toBe(new Date(h.clock.now()).toISOString().slice(0, 7).replace("-", "_"));
+    const dir = mkdtempSync(join(tmpdir(), "hand-archive-"));
+    try {
+      // The test clock's month may have no partition yet: its rows are in the default one, and move.
+      await h.database.db.execute(sql`select ensure_hand_chunks_partition(${`${month.replace("_", "-")}-01`}::date)`);
+      const page = (matches: Matches) => matches.handsJson(matchId, { after: 10, limit: 500 }, dev.developerId).then((r) => JSON.stringify(r.body));
+      const phh = async (matches: Matches) => new Response((await matches.handsPhh(matchId, { after: 0, limit: 10_000 })).stream).text();
+      const live = new Matches(h.database.db, dir);
+      const [beforeJson, beforePhh] = [await page(live), await phh(live)];
+      const archived = await archivePartition(h.database.db, dir, month);
+      expect(archived.hands).toBeGreaterThanOrEqual(Number((await h.call("GET", `/api/matches/${matchId}`)).body.handsPlayed));
+      expect((await queryRows<{ gone: boolean }>(h.database.db, sql`select to_regclass(${`hand_chunks_${month}`}) is null as gone`))[0].gone).toBe(true);
+      expect(await page(live)).toBe(beforeJson);
+      expect(await phh(live)).toBe(beforePhh);
+      // Without the archive directory, the hands are simply not there.
+      expect(JSON.parse(await page(new Matches(h.database.db))).hands).toEqual([]);
+      const restored = await restorePartition(h.database.db, dir, month);
+      expect(restored.hands).toBe(archived.hands);
+      expect(await page(new Matches(h.database.db))).toBe(beforeJson);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Queryable, type Tx } from "../../db/index";
 import type { RecordedHands, StoredChunk } from "./recorded-hands";
+import { archivedChunks } from "./hand-archive";
 
 /** A chunk to write: a match's hands first … last, encoded. */
 export interface ChunkRow extends StoredChunk {
@@ -18,9 +19,6 @@ export interface ChunkRow extends StoredChunk {
  * hand, and the row stays well under the size where Postgres compresses or moves it out of line.
  */
 export const CHUNK_BYTES = 1_000;
-
-/** Chunks read per query while a page of hands is gathered. */
-const CHUNKS_PER_READ = 32;
 
 /**
  * One statement for every chunk of a write: a chunk grows as its table plays, so the row is
@@ -38,28 +36,46 @@ export function upsertChunks(tx: Tx, rows: ChunkRow[]): Promise<unknown> {
 
 const asBytes = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? Buffer.from(data.replace(/^\\x/, ""), "hex") : data);
 
-/** The chunks holding hands numbered above `after`, in order, until they hold `atLeast` hands (or there are no more). */
+/**
+ * The chunks holding hands numbered above `after`, in order, until they hold `atLeast` hands (or
+ * there are no more). Hand numbers are dense (only voided numbers are missing), so the chunks that
+ * begin by `after + atLeast` usually cover the page in one query; a gap is filled by the next.
+ */
 async function chunksAfter(db: Queryable, matchId: string, after: number, atLeast: number): Promise<StoredChunk[]> {
   const chunks: StoredChunk[] = [];
   let covered = 0;
   for (let from = after; covered < atLeast; ) {
     const rows = await queryRows<{ first_number: number; last_number: number; data: Uint8Array | string }>(
       db,
-      sql`select first_number, last_number, data from hand_chunks where match_id = ${matchId} and last_number > ${from}
-          order by first_number limit ${Number.isFinite(atLeast) ? CHUNKS_PER_READ : 1_000_000}`,
+      Number.isFinite(atLeast)
+        ? sql`select first_number, last_number, data from hand_chunks where match_id = ${matchId} and last_number > ${from}
+              and first_number <= ${from + Math.max(1, atLeast - covered)} order by first_number`
+        : sql`select first_number, last_number, data from hand_chunks where match_id = ${matchId} and last_number > ${from} order by first_number`,
     );
+    if (rows.length === 0) {
+      // Nothing begins within reach: a gap of voided numbers, or the end. One look further decides.
+      if (!Number.isFinite(atLeast)) break;
+      const [next] = await queryRows<{ first_number: number }>(db, sql`select first_number from hand_chunks where match_id = ${matchId} and first_number > ${from} order by first_number limit 1`);
+      if (!next) break;
+      from = next.first_number - 1;
+      continue;
+    }
     for (const row of rows) {
       chunks.push({ first: row.first_number, last: row.last_number, bytes: asBytes(row.data) });
       covered += row.last_number - Math.max(row.first_number - 1, from);
       from = row.last_number;
     }
-    if (rows.length < CHUNKS_PER_READ || !Number.isFinite(atLeast)) break;
+    if (!Number.isFinite(atLeast)) break;
   }
   return chunks;
 }
 
-/** What the database holds of a match's hands numbered above `after`: enough for `limit` of them (all by default). */
-export async function recordedHands(db: Queryable, matchId: string, after = 0, limit = Number.POSITIVE_INFINITY): Promise<RecordedHands> {
+/**
+ * What the database holds of a match's hands numbered above `after`: enough for `limit` of them
+ * (all by default). When it holds none of them and `archiveDir` is given, the match's archived
+ * month is read instead (hand-archive.ts).
+ */
+export async function recordedHands(db: Queryable, matchId: string, after = 0, limit = Number.POSITIVE_INFINITY, archiveDir?: string): Promise<RecordedHands> {
   const [chunks, legacy] = await Promise.all([
     chunksAfter(db, matchId, after, limit),
     queryRows<{ number: number; json: string }>(
@@ -69,6 +85,9 @@ export async function recordedHands(db: Queryable, matchId: string, after = 0, l
         : sql`select number, history::text as json from hands_legacy where match_id = ${matchId} and number > ${after} order by number`,
     ),
   ]);
+  if (chunks.length === 0 && legacy.length === 0 && archiveDir !== undefined) {
+    return { chunks: archivedChunks(archiveDir, matchId).filter((chunk) => chunk.last > after), legacy: [] };
+  }
   return { chunks, legacy };
 }
 

@@ -37,7 +37,11 @@ function withCardNames(event: Record<string, unknown>): Record<string, unknown> 
 }
 
 export class Matches {
-  constructor(private readonly db: Db) {}
+  /** `archiveDir`: HANDS_ARCHIVE_DIR, where archived months of hands are read from (hand-archive.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly archiveDir?: string,
+  ) {}
 
   /** Completed matches, newest first (ties by id), `before` a matchId cursor, `botId` filter. */
   async list(query: { limit?: number; before?: string; botId?: string }) {
@@ -77,7 +81,7 @@ export class Matches {
    * `visibility` shows them: decoded from their stored form with the match's revealed deck secret.
    */
   private async handRows(match: MatchRow, after: number, limit: number, visibility: Visibility): Promise<Array<{ number: number; hand: StoredHand }>> {
-    const hands = decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(this.db, match.id, after, limit), after, limit);
+    const hands = decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(this.db, match.id, after, limit, this.archiveDir), after, limit);
     return hands.map((hand) => ({ number: hand.handNumber, hand: visibleHand(hand, visibility) }));
   }
 

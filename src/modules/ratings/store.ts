@@ -29,17 +29,17 @@ export async function pendingMatches(db: Queryable, limit: number): Promise<stri
 }
 
 /** What a recorded match's rating is computed from: its players (by position) and its hand histories in hand order. */
-export async function recordedMatch(db: Queryable, matchId: string): Promise<{ botIds: string[]; hands: StoredHand[] }> {
-  const { botIds, deal, recorded } = await recordedMatchStored(db, matchId);
+export async function recordedMatch(db: Queryable, matchId: string, archiveDir?: string): Promise<{ botIds: string[]; hands: StoredHand[] }> {
+  const { botIds, deal, recorded } = await recordedMatchStored(db, matchId, archiveDir);
   return { botIds, hands: decodeRecorded(deal, recorded) };
 }
 
 /** The same as stored (chunks, JSON rows), with what decodes them: the applier's worker thread decodes, not the event loop. */
-export async function recordedMatchStored(db: Queryable, matchId: string): Promise<{ botIds: string[]; deal: MatchDeal; recorded: RecordedHands }> {
+export async function recordedMatchStored(db: Queryable, matchId: string, archiveDir?: string): Promise<{ botIds: string[]; deal: MatchDeal; recorded: RecordedHands }> {
   const [players, [match], recorded] = await Promise.all([
     db.select({ botId: matchPlayers.botId }).from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position)),
     db.select().from(matches).where(eq(matches.id, matchId)),
-    recordedHands(db, matchId),
+    recordedHands(db, matchId, 0, Number.POSITIVE_INFINITY, archiveDir),
   ]);
   return { botIds: players.map((p) => p.botId), deal: matchDealOf(match, match.deckSecret), recorded };
 }
@@ -123,14 +123,14 @@ const snakeCase = (row: RatingRow) => ({
  * Every rated match again, in the order it was first applied (rated_seq), from the match records
  * and hand histories through the same functions as the applier (matchResultsOf, applyMatch).
  */
-export async function rebuildRatings(db: Db): Promise<{ matches: number; bots: number }> {
+export async function rebuildRatings(db: Db, archiveDir?: string): Promise<{ matches: number; bots: number }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${RATINGS_LOCK_KEY})`);
     await tx.execute(sql`lock table bot_ratings in exclusive mode`);
     const rated = await tx.select({ id: matches.id }).from(matches).where(isNotNull(matches.ratedSeq)).orderBy(asc(matches.ratedSeq));
     const current = new Map<string, BotRating>();
     for (const { id } of rated) {
-      const { botIds, hands } = await recordedMatch(tx, id);
+      const { botIds, hands } = await recordedMatch(tx, id, archiveDir);
       for (const rating of applyMatch(current, matchResultsOf(botIds, hands))) current.set(rating.botId, rating);
     }
     await tx.delete(botRatings);
