@@ -4,11 +4,12 @@
  * played, for heads-up and six-max matches of built-in bots, each format on a fresh Postgres
  * database behind a real server process. The same bots play round after round (TABLES tables at a
  * time), as on the ladder, so their stats and ratings rows are updated, not made anew. Sizes are
- * pg_total_relation_size (heap, indexes, TOAST) summed over every table: after a first round
- * (every row kind exists, then a VACUUM so its dead row versions are free space to reuse), and
- * after the last match's ratings are applied (autovacuum on, as a server runs). The growth between
- * is what the matches of the other rounds cost the database's files; pg_database_size's delta
- * beside it. The live rows' share: the same after VACUUM FULL of the end state, over all hands. BENCH_SERVER_ROOT runs
+ * pg_total_relation_size (heap, indexes, TOAST) summed over every table, after a first round
+ * (every row kind exists) and after the last match's ratings are applied. Both ends are compacted
+ * by VACUUM FULL, so the growth between is the live rows the other rounds added: what a
+ * long-running database grows by once vacuum reuses the space of dead row versions (the figure
+ * that moves least from run to run). The growth as written (dead versions of updated rows still in
+ * the files, index pages split after the compaction) is printed beside it. BENCH_SERVER_ROOT runs
  * another checkout's server (the "before" figures: `BENCH_SERVER_ROOT=/work/wt/base bun run bench:storage`).
  * BENCH_MATCHES (per format, default 120), BENCH_MAX_HANDS (default 200), BENCH_STRATEGIES. Figures only.
  */
@@ -60,7 +61,10 @@ async function decodeRate(sql: postgres.Sql): Promise<number> {
   const started = performance.now();
   let hands = 0;
   for (const { deal, recorded } of stored) hands += decodeRecorded(deal, recorded).length;
-  return Math.round(hands / ((performance.now() - started) / 1000));
+  const rate = Math.round(hands / ((performance.now() - started) / 1000));
+  const [payload] = await sql`select sum(length(data))::int as bytes, sum(last_number - first_number + 1)::int as hands, count(*)::int as rows from hand_chunks`;
+  console.log(`chunks: ${payload.rows} rows, ${(payload.bytes / payload.hands).toFixed(1)} bytes of encoded hands a hand (${Math.round(payload.hands / payload.rows)} hands a row)`);
+  return rate;
 }
 
 async function format(name: string, seats: number) {
@@ -105,8 +109,7 @@ async function format(name: string, seats: number) {
     const handsSoFar = async () => Number((await sql`select coalesce(sum(hands_played), 0)::int as hands from matches`)[0].hands);
     await round();
     const firstRoundHands = await handsSoFar();
-    // The first round's dead row versions become free space, reused by the next rounds as autovacuum would.
-    await sql`vacuum`;
+    await sql`vacuum full`;
     const before = await sizes(sql);
     const tablesBefore = await sizesByTable(sql);
     const started = performance.now();
@@ -114,14 +117,12 @@ async function format(name: string, seats: number) {
     const seconds = (performance.now() - started) / 1000;
     const hands = (await handsSoFar()) - firstRoundHands;
     const after = await sizes(sql);
-    const growth = [...(await sizesByTable(sql))].map(([table, bytes]) => [table, bytes - (tablesBefore.get(table) ?? 0)] as const).filter(([, bytes]) => bytes > 0);
-    console.log(`${name}: growth by table (bytes a hand): ${growth.sort((a, b) => b[1] - a[1]).map(([table, bytes]) => `${table} ${Math.round(bytes / hands)}`).join(", ")}`);
     const perHand = (bytes: number) => Math.round(bytes / hands);
     const decoding = SERVER_ROOT ? null : await decodeRate(sql);
-    // Live rows only, over every hand played (the first round's included): an upper bound, with the fixed cost of developers and bots.
     await sql`vacuum full`;
     const compacted = await sizes(sql);
-    const allHands = hands + firstRoundHands;
+    const growth = [...(await sizesByTable(sql))].map(([table, bytes]) => [table, bytes - (tablesBefore.get(table) ?? 0)] as const).filter(([, bytes]) => bytes > 0);
+    console.log(`${name}: live rows added by table (bytes a hand): ${growth.sort((a, b) => b[1] - a[1]).map(([table, bytes]) => `${table} ${Math.round(bytes / hands)}`).join(", ")}`);
     const figures = {
       format: name,
       matches: MATCHES - TABLES,
@@ -130,13 +131,13 @@ async function format(name: string, seats: number) {
       bytesPerHand: perHand(after.tables - before.tables),
       handHistoryBytesPerHand: perHand(after.hands - before.hands),
       databaseBytesPerHand: perHand(after.database - before.database),
-      compactedBytesPerHand: Math.round(compacted.tables / allHands),
-      compactedHandHistoryBytesPerHand: Math.round(compacted.hands / allHands),
+      liveBytesPerHand: perHand(compacted.tables - before.tables),
+      liveHandHistoryBytesPerHand: perHand(compacted.hands - before.hands),
       ...(decoding ? { decodedHandsPerSecond: decoding } : {}),
     };
     if (decoding) console.log(`${name}: decoding every match's hands from their chunks, one thread: ${decoding} hands/s`);
     console.log(
-      `${name.padEnd(8)} ${MATCHES - TABLES} matches, ${hands} hands: ${figures.bytesPerHand} bytes a hand over every table as written (${figures.handHistoryBytesPerHand} of them hand histories), ${figures.databaseBytesPerHand} by pg_database_size; compacted (VACUUM FULL), the whole database over every hand: ${figures.compactedBytesPerHand} (hand histories ${figures.compactedHandHistoryBytesPerHand})`,
+      `${name.padEnd(8)} ${MATCHES - TABLES} matches, ${hands} hands: ${figures.liveBytesPerHand} bytes a hand of live rows over every table (${figures.liveHandHistoryBytesPerHand} of them hand histories); as written ${figures.bytesPerHand} (${figures.handHistoryBytesPerHand}), ${figures.databaseBytesPerHand} by pg_database_size`,
     );
     return figures;
   } finally {
