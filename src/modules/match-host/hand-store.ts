@@ -47,14 +47,11 @@ async function chunksAfter(db: Queryable, matchId: string, after: number, atLeas
   for (let from = after; covered < atLeast; ) {
     const rows = await queryRows<{ first_number: number; last_number: number; data: Uint8Array | string }>(
       db,
-      Number.isFinite(atLeast)
-        ? sql`select first_number, last_number, data from hand_chunks where match_id = ${matchId} and last_number > ${from}
-              and first_number <= ${from + Math.max(1, atLeast - covered)} order by first_number`
-        : sql`select first_number, last_number, data from hand_chunks where match_id = ${matchId} and last_number > ${from} order by first_number`,
+      sql`select first_number, last_number, data from hand_chunks where match_id = ${matchId} and last_number > ${from}
+          and first_number <= ${from + Math.max(1, atLeast - covered)} order by first_number`,
     );
     if (rows.length === 0) {
       // Nothing begins within reach: a gap of voided numbers, or the end. One look further decides.
-      if (!Number.isFinite(atLeast)) break;
       const [next] = await queryRows<{ first_number: number }>(db, sql`select first_number from hand_chunks where match_id = ${matchId} and first_number > ${from} order by first_number limit 1`);
       if (!next) break;
       from = next.first_number - 1;
@@ -65,7 +62,6 @@ async function chunksAfter(db: Queryable, matchId: string, after: number, atLeas
       covered += row.last_number - Math.max(row.first_number - 1, from);
       from = row.last_number;
     }
-    if (!Number.isFinite(atLeast)) break;
   }
   return chunks;
 }
@@ -76,15 +72,27 @@ async function chunksAfter(db: Queryable, matchId: string, after: number, atLeas
  * month is read instead (hand-archive.ts).
  */
 export async function recordedHands(db: Queryable, matchId: string, after = 0, limit = Number.POSITIVE_INFINITY, archiveDir?: string): Promise<RecordedHands> {
-  const [chunks, legacy] = await Promise.all([
-    chunksAfter(db, matchId, after, limit),
-    queryRows<{ number: number; json: string }>(
-      db,
-      Number.isFinite(limit)
-        ? sql`select number, history::text as json from hands_legacy where match_id = ${matchId} and number > ${after} order by number limit ${limit}`
-        : sql`select number, history::text as json from hands_legacy where match_id = ${matchId} and number > ${after} order by number`,
-    ),
-  ]);
+  const bounded = Number.isFinite(limit);
+  // Both forms in one statement, so in one snapshot: a conversion committing meanwhile is seen whole or not at all.
+  const rows = await queryRows<{ kind: string; first_number: number; last_number: number; data: Uint8Array | string | null; json: string | null }>(
+    db,
+    sql`(select 'chunk' as kind, first_number, last_number, data, null::text as json from hand_chunks
+          where match_id = ${matchId} and last_number > ${after}${bounded ? sql` and first_number <= ${after + limit}` : sql``} order by first_number)
+        union all
+        (select 'json', number, number, null::bytea, history::text from hands_legacy
+          where match_id = ${matchId} and number > ${after} order by number${bounded ? sql` limit ${limit}` : sql``})`,
+  );
+  const chunks: StoredChunk[] = [];
+  const legacy: RecordedHands["legacy"] = [];
+  for (const row of rows) {
+    if (row.kind === "chunk") chunks.push({ first: row.first_number, last: row.last_number, bytes: asBytes(row.data!) });
+    else legacy.push({ number: row.first_number, json: row.json! });
+  }
+  if (bounded) {
+    // Voided numbers inside the page: the chunks past them (a hand converted meanwhile may then come in both forms; decodeRecorded keeps one).
+    const covered = chunks.reduce((sum, c) => sum + c.last - Math.max(c.first - 1, after), 0);
+    if (covered < limit) chunks.push(...(await chunksAfter(db, matchId, chunks.at(-1)?.last ?? after, limit - covered)));
+  }
   if (chunks.length === 0 && legacy.length === 0 && archiveDir !== undefined) {
     return { chunks: archivedChunks(archiveDir, matchId).filter((chunk) => chunk.last > after), legacy: [] };
   }
@@ -93,19 +101,18 @@ export async function recordedHands(db: Queryable, matchId: string, after = 0, l
 
 /** Up to `count` hand numbers recorded above `after`, in order (a page's bounds, without its hands). */
 export async function recordedNumbers(db: Queryable, matchId: string, after: number, count: number): Promise<number[]> {
-  const [ranges, legacy] = await Promise.all([
-    queryRows<{ first_number: number; last_number: number }>(
-      db,
-      sql`select first_number, last_number from hand_chunks where match_id = ${matchId} and last_number > ${after} order by first_number`,
-    ),
-    queryRows<{ number: number }>(db, sql`select number from hands_legacy where match_id = ${matchId} and number > ${after} order by number limit ${count}`),
-  ]);
-  const numbers = legacy.map((row) => row.number);
-  let fromChunks = 0;
-  for (const { first_number, last_number } of ranges) {
-    for (let n = Math.max(first_number, after + 1); n <= last_number && fromChunks < count; n++, fromChunks++) numbers.push(n);
+  // One statement, one snapshot (as recordedHands).
+  const rows = await queryRows<{ first_number: number; last_number: number }>(
+    db,
+    sql`(select first_number, last_number from hand_chunks where match_id = ${matchId} and last_number > ${after} order by first_number)
+        union all
+        (select number, number from hands_legacy where match_id = ${matchId} and number > ${after} order by number limit ${count})`,
+  );
+  const numbers = new Set<number>();
+  for (const { first_number, last_number } of rows.sort((a, b) => a.first_number - b.first_number)) {
+    for (let n = Math.max(first_number, after + 1); n <= last_number && numbers.size < count; n++) numbers.add(n);
   }
-  return numbers.sort((a, b) => a - b).slice(0, count);
+  return [...numbers].sort((a, b) => a - b);
 }
 
 /** Hands recorded per match: what a table another process hosts (or hosted) has played. */

@@ -67,14 +67,17 @@ export function decodeContextOf(deal: MatchDeal): DecodeContext {
   };
 }
 
-/** The hands numbered above `after`, in order, at most `limit`: chunks decoded, JSON rows parsed. */
+/**
+ * The hands numbered above `after`, in order, at most `limit`: chunks decoded, JSON rows parsed. A
+ * number read in both forms (its conversion committed between two reads of a page) is taken once.
+ */
 export function decodeRecorded(deal: MatchDeal, recorded: RecordedHands, after = 0, limit = Number.POSITIVE_INFINITY): StoredHand[] {
   const context = decodeContextOf(deal);
-  const hands: StoredHand[] = [];
+  const hands = new Map<number, StoredHand>();
   for (const chunk of recorded.chunks) {
-    for (const hand of decodeChunk(chunk.bytes, chunk.first, chunk.last, context)) if (hand.handNumber > after) hands.push(hand);
+    for (const hand of decodeChunk(chunk.bytes, chunk.first, chunk.last, context)) if (hand.handNumber > after) hands.set(hand.handNumber, hand);
   }
-  for (const row of recorded.legacy) if (row.number > after) hands.push(JSON.parse(row.json) as StoredHand);
-  hands.sort((a, b) => a.handNumber - b.handNumber);
-  return hands.length > limit ? hands.slice(0, limit) : hands;
+  for (const row of recorded.legacy) if (row.number > after && !hands.has(row.number)) hands.set(row.number, JSON.parse(row.json) as StoredHand);
+  const ordered = [...hands.values()].sort((a, b) => a.handNumber - b.handNumber);
+  return ordered.length > limit ? ordered.slice(0, limit) : ordered;
 }
