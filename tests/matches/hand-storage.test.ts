@@ -11,6 +11,7 @@ import { ROOT } from "../support/process";
 import { useHarness } from "../support/app";
 import { restoreAsJson } from "../support/stored-hands";
 import { until } from "../support/nodes";
+import { loadConfig } from "../../src/config";
 import { newTableRuntime } from "../../src/modules/match-host/runtime";
 import { DeckSeal } from "../../src/modules/match-host/deck-seal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
@@ -176,6 +177,17 @@ describe("hand storage", () => {
       },
     ]);
     expect(await rowOf()).toEqual({ deck_secret: table.deckSecret, deck_secret_sealed: null });
+  });
+});
+
+describe("DECK_SEAL_KEY", () => {
+  test("required in production; 32 bytes as hex or base64, anything else refused at start", () => {
+    const base = { JWT_SECRET: "x" };
+    expect(() => loadConfig({ ...base, NODE_ENV: "production" })).toThrow(/DECK_SEAL_KEY is required/);
+    expect(loadConfig({ ...base, NODE_ENV: "production", DECK_SEAL_KEY: "0f".repeat(32) }).deckSealKey).toBe("0f".repeat(32));
+    expect(loadConfig({ ...base, DECK_SEAL_KEY: Buffer.alloc(32, 7).toString("base64") }).deckSealKey).toBeDefined();
+    for (const bad of ["0f".repeat(31), "not a key", Buffer.alloc(16).toString("base64")]) expect(() => loadConfig({ ...base, DECK_SEAL_KEY: bad })).toThrow(/DECK_SEAL_KEY must be 32 bytes/);
+    expect(loadConfig({}).deckSealKey).toBeUndefined();
   });
 });
 
