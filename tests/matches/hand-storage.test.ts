@@ -180,6 +180,28 @@ describe("hand storage", () => {
   });
 });
 
+describe("each node's start", () => {
+  test("seals the plain deck secrets an older version left to unfinished matches, makes the coming months' partitions, and converts JSON rows in the background", async () => {
+    const dev = await h.fundedDeveloper();
+    const matchId = await playMatch(dev.token, { maxPlayers: 2, maxHands: 40, buyIn: 1000 }, ["caller", "tight"]);
+    await restoreAsJson(h.config.databaseUrl!, matchId);
+    // An aborted match of an older version: its secret in plain form, never to be revealed.
+    const tableRow = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2 } })).body;
+    await h.database.db.execute(sql`insert into matches (id, table_id, status, config, started_at, deck_commitment, deck_secret)
+      values ('m_old_aborted', ${tableRow.tableId}, 'aborted', ${JSON.stringify(tableRow.config)}::jsonb, now(), ${deckCommitment("cd".repeat(32))}, ${"cd".repeat(32)})`);
+    const maintenance = h.app.services.handMaintenance;
+    maintenance.start();
+    await maintenance.settled();
+    await maintenance.stop();
+    const [aborted] = await queryRows<{ deck_secret: string | null; deck_secret_sealed: string | null }>(h.database.db, sql`select deck_secret, deck_secret_sealed from matches where id = 'm_old_aborted'`);
+    expect(aborted.deck_secret).toBeNull();
+    expect(await new DeckSeal(h.database.db, undefined).unseal("m_old_aborted", aborted.deck_secret_sealed!)).toBe("cd".repeat(32));
+    expect(await legacyRows([matchId])).toBe(0);
+    const next = new Date(Date.UTC(new Date(h.clock.now()).getUTCFullYear(), new Date(h.clock.now()).getUTCMonth() + 2, 1)).toISOString().slice(0, 7).replace("-", "_");
+    expect((await queryRows<{ made: boolean }>(h.database.db, sql`select to_regclass(${`hand_chunks_${next}`}) is not null as made`))[0].made).toBe(true);
+  });
+});
+
 describe("DECK_SEAL_KEY", () => {
   test("required in production; 32 bytes as hex or base64, anything else refused at start", () => {
     const base = { JWT_SECRET: "x" };
