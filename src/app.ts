@@ -52,6 +52,8 @@ import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
 import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
+import { DeckSeal } from "./modules/match-host/deck-seal";
+import { HandMaintenance } from "./modules/match-host/hand-maintenance";
 import { TableRouting } from "./modules/cluster/routing";
 import type { AuthOptions } from "./plugins/auth";
 import { IdempotencyKeys } from "./plugins/idempotency";
@@ -112,6 +114,8 @@ export interface Services {
   hosted: HostedCode;
   /** Hosted bots at this node's tables: their contexts per match, their decisions (metrics). */
   hostedPlay: HostedPlay;
+  /** Hand storage upkeep: monthly partitions, hands still in JSON converted (started by server.ts). */
+  handMaintenance: HandMaintenance;
 }
 
 /** Routes whose body is a file taken as it is, not JSON (each with its own cap). */
@@ -146,6 +150,7 @@ export function createServices(deps: AppDeps): Services {
   const gateway = new BotGateway(clock, new RateLimiter(config.botMessagesPerSecond, 1_000, clock));
   const spectators = new Spectators({ perTable: config.spectatorsPerTable, perAddress: config.spectatorsPerAddress });
   const hostedPlay = new HostedPlay(sandbox, db, () => clock.now(), log);
+  const deckSeal = new DeckSeal(db, config.deckSealKey);
   const host = new MatchHost({
     db,
     hostedPlay,
@@ -162,6 +167,7 @@ export function createServices(deps: AppDeps): Services {
     },
     fence: deps.fence,
     leaseStanding: deps.leaseStanding,
+    deckSeal,
     log,
   });
   const routing = new TableRouting(db, config.hostId, (tableId) => host.hosts(tableId));
@@ -209,11 +215,12 @@ export function createServices(deps: AppDeps): Services {
     ladder,
     matchmaker,
     presence,
-    matches: new Matches(db),
+    matches: new Matches(db, config.handStorage.archiveDir),
     stats,
     ratings: new Ratings(db),
     ratingsApplier,
     idempotency: new IdempotencyKeys(db, clock),
+    handMaintenance: new HandMaintenance({ db, deckSeal, now: () => clock.now(), log, convertLegacy: config.handStorage.convertLegacy }),
   };
 }
 

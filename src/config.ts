@@ -20,6 +20,10 @@ export interface Config {
   pgliteDir: string;
   nodeEnv: string;
   jwtSecret: string | undefined;
+  /** DECK_SEAL_KEY: seals running matches' deck secrets (required in production; else one kept in the database). */
+  deckSealKey: string | undefined;
+  /** Where hand histories live as they age (docs/SCALING.md, "Hand storage"). */
+  handStorage: HandStorageSettings;
   tokenTtlSeconds: number;
   faucetAmount: number;
   faucetCooldownMs: number;
@@ -117,6 +121,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (nodeEnv === "production" && !jwtSecret) {
     throw new Error("JWT_SECRET is required when NODE_ENV=production");
   }
+  const deckSealKey = env.DECK_SEAL_KEY || undefined;
+  if (nodeEnv === "production" && !deckSealKey) {
+    throw new Error("DECK_SEAL_KEY is required when NODE_ENV=production (32 bytes, e.g. `openssl rand -hex 32`): it seals running matches' deck secrets");
+  }
+  if (deckSealKey) parseDeckSealKey(deckSealKey);
   return {
     port: integerFrom(env, "PORT", 3000),
     host: env.HOST || "127.0.0.1",
@@ -124,6 +133,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteDir: env.PGLITE_DIR || "./data/pglite",
     nodeEnv,
     jwtSecret,
+    deckSealKey,
+    handStorage: {
+      archiveDir: env.HANDS_ARCHIVE_DIR || undefined,
+      retentionMonths: env.HANDS_RETENTION_MONTHS ? integerFrom(env, "HANDS_RETENTION_MONTHS", 0, 1) : null,
+      convertLegacy: (env.HANDS_CONVERSION ?? "on") !== "off",
+    },
     tokenTtlSeconds: integerFrom(env, "TOKEN_TTL_SECONDS", 7 * 24 * 3600, 1),
     faucetAmount: integerFrom(env, "FAUCET_AMOUNT", 10_000, 1),
     faucetCooldownMs: integerFrom(env, "FAUCET_COOLDOWN_MS", 86_400_000),
@@ -167,6 +182,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
+}
+
+/** DECK_SEAL_KEY: 32 bytes as 64 hex digits or as base64 (44 characters). */
+export function parseDeckSealKey(text: string): Buffer {
+  const hex = /^[0-9a-fA-F]{64}$/.test(text);
+  const key = Buffer.from(text, hex ? "hex" : "base64");
+  if (key.length !== 32 || (!hex && key.toString("base64") !== text)) {
+    throw new Error("DECK_SEAL_KEY must be 32 bytes: 64 hex digits or 44 characters of base64 (e.g. `openssl rand -hex 32`)");
+  }
+  return key;
+}
+
+export interface HandStorageSettings {
+  /** HANDS_ARCHIVE_DIR: where months of hand histories are archived (zstd files the API still serves). */
+  archiveDir: string | undefined;
+  /** HANDS_RETENTION_MONTHS: months whose matches started longer ago are archived, then dropped from the database (null: keep all). */
+  retentionMonths: number | null;
+  /** HANDS_CONVERSION=off: this node does not convert hands stored as JSON before issue 35 (another node, or `bun run hands:convert`, does). */
+  convertLegacy: boolean;
 }
 
 /** CLUSTER_NAME, or one derived from the database: letters, digits, `_` and `-` only (it prefixes NATS subjects). */
