@@ -141,7 +141,7 @@ describe("when a copy is marked for the ratings (the finish transaction locks bo
     const rows = await matchRows([one.matchId, two.matchId]);
     expect(rows.map((r) => [r.status, r.rating_pending])).toEqual([["completed", true], ["aborted", false]]);
     // Its twin's hands stay out of its rating.
-    await h.database.db.execute(sql`insert into hands (match_id, number, history, created_at) values (${two.matchId}, 1, '{"handNumber": 1}'::json, now())`);
+    await h.database.db.execute(sql`insert into hands_legacy (match_id, number, history, created_at) values (${two.matchId}, 1, '{"handNumber": 1}'::json, now())`);
     expect((await recordedMatch(h.database.db, one.matchId)).hands).toEqual([]);
     await h.expectAuditClean();
   });

@@ -40,6 +40,8 @@ interface MatchRow {
   deck_secret: string | null;
   deck_secret_sealed: string | null;
   seat_bots: Array<string | null> | null;
+  /** A copy of a duplicate pair (its twin's match): it deals hand n from deck n. */
+  twin_match_id: string | null;
 }
 
 /** The bot at each seat, read off the hands themselves; null if a seat had two. */
@@ -57,7 +59,7 @@ function seatBotsOf(hands: StoredHand[]): Array<string | null> | null {
 
 /** Converts one match inside the batch's transaction: "converted", or why its rows stay. */
 async function convertMatch(tx: Tx, seal: DeckSeal, matchId: string): Promise<{ converted: number } | { kept: string } | "running"> {
-  const [match] = await queryRows<MatchRow>(tx, sql`select id, status, config, deck_secret, deck_secret_sealed, seat_bots from matches where id = ${matchId}`);
+  const [match] = await queryRows<MatchRow>(tx, sql`select id, status, config, deck_secret, deck_secret_sealed, seat_bots, twin_match_id from matches where id = ${matchId}`);
   if (!match) return { kept: "no match row" };
   if (match.status === "running") return "running";
   const rows = await queryRows<{ number: number; json: string }>(tx, sql`select number, history::text as json from hands_legacy where match_id = ${matchId} order by number`);
@@ -66,7 +68,7 @@ async function convertMatch(tx: Tx, seal: DeckSeal, matchId: string): Promise<{ 
   if (secret === undefined) return { kept: "its deck secret does not unseal" };
   const seatBots = match.seat_bots ?? seatBotsOf(hands);
   if (seatBots === null) return { kept: "a seat held two bots" };
-  const deal = matchDealOf({ id: match.id, config: match.config, seatBots }, secret);
+  const deal = matchDealOf({ id: match.id, config: match.config, seatBots, twinMatchId: match.twin_match_id }, secret);
   let chunks;
   try {
     chunks = encodeChunks(hands, chunkFormatOf(deal), CHUNK_BYTES);
