@@ -12,7 +12,7 @@
  * memory: every worker's WebAssembly memory together stays within `memoryBytes` (memory.ts).
  */
 import { availableParallelism } from "node:os";
-import { invariant } from "../../../lib/assert.ts";
+import { defaultSandboxMemoryMiB } from "../../../config.ts";
 import { resolveLimits, type MatchLogBudget, type SandboxLimits } from "./limits.ts";
 import { MemoryLedger, type MemoryBudget } from "./memory.ts";
 import { SandboxPool } from "./pool.ts";
@@ -40,7 +40,7 @@ export interface SandboxOptions {
   /** How much CPU time past a call's budget a worker that has not answered is presumed stuck (in native code the interrupt handler cannot reach) and replaced. */
   graceMs?: number;
   /**
-   * Every worker's WebAssembly memory together (SANDBOX_MEMORY_MIB; default defaultSandboxMemoryBytes()):
+   * Every worker's WebAssembly memory together (SANDBOX_MEMORY_MIB; default config.ts's defaultSandboxMemoryMiB()):
    * a growth past it is refused (the bot whose allocation asked fails with `memory`). Half of it is
    * all that bots holding more than LIGHT_CONTEXT_BYTES may grow into (memory.ts).
    */
@@ -49,11 +49,6 @@ export interface SandboxOptions {
 
 /** What a bot may grow its worker's memory by before its growth counts as heavy (memory.ts): a starter bot holds ~0.6 MiB. */
 export const LIGHT_CONTEXT_BYTES = 8 * 1024 * 1024;
-
-/** SANDBOX_MEMORY_MIB's default: 1 GiB, or 256 MiB a core on a machine with more than four. */
-export function defaultSandboxMemoryBytes(cores = availableParallelism()): number {
-  return Math.max(1024, 256 * cores) * 1024 * 1024;
-}
 
 export interface SandboxStats {
   workers: number;
@@ -94,23 +89,26 @@ export interface OpenOptions {
 
 /** Workers that validate uploads: one, started at the first upload and ended after idleWorkerMs idle. */
 const VALIDATION_WORKERS = 1;
+/** Their threads' nice value: a validation takes a core only when the tables leave one (its limits are CPU time: it loses nothing by it). */
+const VALIDATION_NICE = 10;
 
 /** The pool's worker threads start at the first `open` (an app that never hosts a bot starts none). */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limits = Object.freeze(resolveLimits(options.limits));
   const workers = options.workers ?? Math.max(2, availableParallelism() - 1);
   const maxWorkers = Math.max(workers, options.maxWorkers ?? Math.max(4, 2 * availableParallelism()));
-  const totalBytes = options.memoryBytes ?? defaultSandboxMemoryBytes();
+  const totalBytes = options.memoryBytes ?? defaultSandboxMemoryMiB() * 1024 * 1024;
   const memory: MemoryBudget = Object.freeze({ totalBytes, heavyBytes: Math.floor(totalBytes / 2), lightBytes: Math.min(LIGHT_CONTEXT_BYTES, limits.memoryBytes), contextBytes: limits.memoryBytes });
-  // Each worker starts with 16 MiB; with less than that per worker the bound could not be met.
-  invariant(totalBytes >= 16 * 1024 * 1024 * (2 * maxWorkers + 2 * VALIDATION_WORKERS), `SANDBOX_MEMORY_MIB: ${totalBytes >> 20} MiB is too little for ${2 * maxWorkers} workers of 16 MiB`);
+  // Each worker starts with 16 MiB: with less than four times that per worker there is no room to play.
+  const leastBytes = 4 * 16 * 1024 * 1024 * (2 * maxWorkers + VALIDATION_WORKERS);
+  if (totalBytes < leastBytes) throw new Error(`SANDBOX_MEMORY_MIB: ${totalBytes >> 20} MiB is too little for up to ${2 * maxWorkers + VALIDATION_WORKERS} sandbox workers (at least ${leastBytes >> 20})`);
   const ledger = new MemoryLedger(memory);
   const graceMs = options.graceMs ?? 1_000;
   const idleMs = options.idleWorkerMs ?? 30_000;
   let started: SandboxPool | null = null;
   let validating: SandboxPool | null = null;
   const pool = () => (started ??= new SandboxPool(workers, maxWorkers, graceMs, idleMs, ledger));
-  const validationPool = () => (validating ??= new SandboxPool(0, VALIDATION_WORKERS, graceMs, idleMs, ledger));
+  const validationPool = () => (validating ??= new SandboxPool(0, VALIDATION_WORKERS, graceMs, idleMs, ledger, VALIDATION_NICE));
   return {
     limits,
     memory,

@@ -30,8 +30,8 @@ export const CONTROL_CPU_AT = 8;
 export const CONTROL_BYTES = 16;
 
 export type ToWorker =
-  /** First message to a worker: the shared words and the memory ledger (memory.ts). */
-  | { op: "setup"; control: SharedArrayBuffer; ledger: SharedArrayBuffer; cells: SharedArrayBuffer; budget: MemoryBudget }
+  /** First message to a worker: the shared words and the memory ledger (memory.ts); `nice`: the thread's priority for good (the validation worker's). */
+  | { op: "setup"; control: SharedArrayBuffer; ledger: SharedArrayBuffer; cells: SharedArrayBuffer; budget: MemoryBudget; nice: number | null }
   | { op: "open"; id: number; contextId: number; code: string; limits: SandboxLimits }
   | { op: "call"; id: number; contextId: number; message: string; budgetMs: number; nowMs: number }
   | { op: "close"; id: number; contextId: number }

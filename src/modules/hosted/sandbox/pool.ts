@@ -109,6 +109,8 @@ export class SandboxPool {
     /** How long a worker beyond the minimum stays idle before its thread ends (starting one costs ~0.2 s). */
     private readonly idleMs: number,
     readonly ledger: MemoryLedger,
+    /** The workers' thread priority for good (null: the normal one; the validation pool's run lower than the tables'). */
+    private readonly nice: number | null = null,
   ) {
     invariant(minSize >= 0 && maxSize >= Math.max(1, minSize), `pool sizes: ${minSize} ≤ ${maxSize}`);
     for (let i = 0; i < minSize; i++) this.slots.push(this.spawn(0));
@@ -322,7 +324,7 @@ export class SandboxPool {
       // The setup first: every request waits for `ready`, so it reaches the worker before any of them.
       if ("ready" in data) {
         slot.cpuClock = cpuClockOfThread(data.tid, data.clock);
-        worker.postMessage({ op: "setup", control, ledger: this.ledger.shared, cells, budget: this.ledger.budget } satisfies ToWorker);
+        worker.postMessage({ op: "setup", control, ledger: this.ledger.shared, cells, budget: this.ledger.budget, nice: this.nice } satisfies ToWorker);
         return markReady();
       }
       if ("log" in data) return slot.pending.get(data.id)?.call?.onLog(data.log);

@@ -156,6 +156,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
     invariant(CONTROL_PREEMPT === 0 && CONTROL_RUNNING === 1 && CONTROL_CPU_AT === 8, "the control words' layout");
     budget = data.budget;
     guard.attach(data.ledger, data.cells, data.budget);
+    if (data.nice !== null) setThreadNice(data.nice);
     return;
   }
   const reply = handle(data);
