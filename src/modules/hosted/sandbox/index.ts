@@ -49,6 +49,12 @@ export interface SandboxOptions {
 
 /** What a bot may grow its worker's memory by before its growth counts as heavy (memory.ts): a starter bot holds ~0.6 MiB. */
 export const LIGHT_CONTEXT_BYTES = 8 * 1024 * 1024;
+/**
+ * What a bot may grow its worker's memory by in all, as a multiple of its heap (limits.memoryBytes,
+ * which also bounds any one allocation): an array or a string that grows is copied, the old and the
+ * new block alive at once: a 56 MiB array built by `fill` or `push` grows its worker by ~100 MiB.
+ */
+const GROWTH_PER_HEAP = 2;
 
 export interface SandboxStats {
   workers: number;
@@ -98,7 +104,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const workers = options.workers ?? Math.max(2, availableParallelism() - 1);
   const maxWorkers = Math.max(workers, options.maxWorkers ?? Math.max(4, 2 * availableParallelism()));
   const totalBytes = options.memoryBytes ?? defaultSandboxMemoryMiB() * 1024 * 1024;
-  const memory: MemoryBudget = Object.freeze({ totalBytes, heavyBytes: Math.floor(totalBytes / 2), lightBytes: Math.min(LIGHT_CONTEXT_BYTES, limits.memoryBytes), contextBytes: limits.memoryBytes });
+  const memory: MemoryBudget = Object.freeze({ totalBytes, heavyBytes: Math.floor(totalBytes / 2), lightBytes: Math.min(LIGHT_CONTEXT_BYTES, limits.memoryBytes), contextBytes: Math.floor(GROWTH_PER_HEAP * limits.memoryBytes) });
   // Each worker starts with 16 MiB: with less than four times that per worker there is no room to play.
   const leastBytes = 4 * 16 * 1024 * 1024 * (2 * maxWorkers + VALIDATION_WORKERS);
   if (totalBytes < leastBytes) throw new Error(`SANDBOX_MEMORY_MIB: ${totalBytes >> 20} MiB is too little for up to ${2 * maxWorkers + VALIDATION_WORKERS} sandbox workers (at least ${leastBytes >> 20})`);
