@@ -105,8 +105,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const maxWorkers = Math.max(workers, options.maxWorkers ?? Math.max(4, 2 * availableParallelism()));
   const totalBytes = options.memoryBytes ?? defaultSandboxMemoryMiB() * 1024 * 1024;
   const memory: MemoryBudget = Object.freeze({ totalBytes, heavyBytes: Math.floor(totalBytes / 2), lightBytes: Math.min(LIGHT_CONTEXT_BYTES, limits.memoryBytes), contextBytes: Math.floor(GROWTH_PER_HEAP * limits.memoryBytes) });
-  // Each worker starts with 16 MiB: with less than four times that per worker there is no room to play.
-  const leastBytes = 4 * 16 * 1024 * 1024 * (2 * maxWorkers + VALIDATION_WORKERS);
+  // Each worker starts with 16 MiB: with less than twice that per worker there is no room to play.
+  const leastBytes = 2 * 16 * 1024 * 1024 * (2 * maxWorkers + VALIDATION_WORKERS);
   if (totalBytes < leastBytes) throw new Error(`SANDBOX_MEMORY_MIB: ${totalBytes >> 20} MiB is too little for up to ${2 * maxWorkers + VALIDATION_WORKERS} sandbox workers (at least ${leastBytes >> 20})`);
   const ledger = new MemoryLedger(memory);
   const graceMs = options.graceMs ?? 1_000;
