@@ -79,6 +79,8 @@ export interface Sandbox {
   /** Counts since the sandbox started, read without asking the workers (metrics): `workerRecycles`, workers ended because their memory had grown. */
   counts(): { preemptions: number; workerReplacements: number; workerRecycles: number };
   readonly memory: MemoryBudget;
+  /** Every worker's WebAssembly memory together now, and the heavy part (read without asking the workers). */
+  memoryInUse(): { totalBytes: number; heavyBytes: number };
   close(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     memory,
     open: (code, openOptions = {}) =>
       HostedSeat.open(openOptions.validation ? validationPool() : pool(), code, limits, openOptions.botId ?? null, openOptions.group ?? null, openOptions.logBudget),
+    memoryInUse: () => ledger.inUse(),
     counts: () => ({ preemptions: started?.preemptions ?? 0, workerReplacements: started?.replacements ?? 0, workerRecycles: started?.recycled ?? 0 }),
     async stats() {
       const live = started?.liveSlots() ?? [];
