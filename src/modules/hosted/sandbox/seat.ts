@@ -168,6 +168,8 @@ export class HostedSeat {
         return { ok: false, ms: budgetMs, kind: "timeout", message: `${error.message} (it ran past its ${budgetMs} ms budget)` };
       }
       if (rebuilds >= REBUILDS_PER_CALL) return { ok: false, ms: 0, kind: "crashed", message: error.message };
+      // A bystander: its context is rebuilt (the generation moved on) and the call runs again.
+      invariant(this.pool.generation(this.slot) !== this.generation, "a call lost with its worker finds the worker replaced");
       return this.run(message, budgetMs, nowMs, rebuilds + 1);
     }
     if (!reply.ok && reply.kind === "preempted") return this.runAlone(message, budgetMs, reply.ms, nowMs);
@@ -180,6 +182,7 @@ export class HostedSeat {
    * replaced) and the call runs again with the rest of its budget. It stays alone for the match.
    */
   private async runAlone(message: string, budgetMs: number, spentMs: number, nowMs: number): Promise<Outcome> {
+    invariant(spentMs >= 0 && !this.closed, "a preempted call moves with the time it ran, from an open seat");
     this.hostLine("warn", "a call ran long while another match's bot waited for the same worker: this bot moved to a worker of its own (its context was reopened there, its memory from before is gone) and the call ran again with the rest of its budget");
     await this.release();
     this.released = false;
