@@ -1,8 +1,11 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { createSandbox } from "../../src/modules/hosted/sandbox/index.ts";
 import { sampleRequest } from "../../src/modules/hosted/sample.ts";
 import { bundleFile, bundleFixture } from "./support";
+
+// Worker threads on a shared, loaded machine: these wait on the sandbox, not on a clock.
+setDefaultTimeout(30_000);
 
 const sandbox = createSandbox({ workers: 2, maxWorkers: 4, idleWorkerMs: 0 });
 afterAll(() => sandbox.close());

@@ -8,7 +8,8 @@
  * JavaScript, and refuses the allocation (QuickJS throws "out of memory" in the guest) when that
  * throws. So every growth is checked and charged here, to the context whose code is running:
  *
- *   - a context may not grow its worker by more than `contextBytes` in all (the per-bot limit);
+ *   - a context may not grow its worker by more than `contextBytes` in all (the per-bot limit:
+ *     twice its 64 MiB heap, as an array or a string that grows is copied);
  *   - the first `lightBytes` a context grows come from the whole budget; past that ("heavy"
  *     growth) they come from `heavyBytes` only, so bots that hold a lot can never take the memory
  *     the light ones (a starter bot holds ~0.6 MiB) need;
@@ -189,7 +190,7 @@ export class GrowthGuard {
 /** The words a refusal puts in a `memory` failure. */
 export function refusalMessage(why: MemoryRefusal, budget: Pick<MemoryBudget, "contextBytes" | "lightBytes" | "heavyBytes" | "totalBytes">): string {
   const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-  if (why === "context") return `exceeded its ${mib(budget.contextBytes)} of memory`;
+  if (why === "context") return `used more than the ${mib(budget.contextBytes)} of memory a bot may hold`;
   if (why === "heavy") return `needed more than ${mib(budget.lightBytes)} while the ${mib(budget.heavyBytes)} the sandbox gives bots above that were in use by others`;
   return `the sandbox's memory (${mib(budget.totalBytes)}) was in use`;
 }

@@ -212,7 +212,9 @@ export class SandboxPool {
     if (empty >= 0) return empty;
     const dormant = this.slots.findIndex((s) => s.dormant);
     if (dormant >= 0) {
-      this.slots[dormant] = this.spawn(this.slots[dormant].generation + 1);
+      const generation = this.slots[dormant].generation + 1;
+      invariant(generation > 0, "worker generations only grow");
+      this.slots[dormant] = this.spawn(generation);
       return dormant;
     }
     if (this.slots.length >= limit) return -1;
@@ -267,7 +269,10 @@ export class SandboxPool {
   private end(slot: number, restart: boolean): void {
     const s = this.slots[slot];
     if (restart) this.slots[slot] = this.spawn(s.generation + 1);
-    else s.dormant = true;
+    else {
+      s.dormant = true;
+      s.generation++; // a context opened there (none is) would be gone
+    }
     s.worker.terminate();
   }
 
