@@ -182,7 +182,7 @@ export class HostedSeat {
    * replaced) and the call runs again with the rest of its budget. It stays alone for the match.
    */
   private async runAlone(message: string, budgetMs: number, spentMs: number, nowMs: number): Promise<Outcome> {
-    invariant(spentMs >= 0 && !this.closed, "a preempted call moves with the time it ran, from an open seat");
+    invariant(spentMs >= 0, "a preempted call moves with the time it ran");
     this.hostLine("warn", "a call ran long while another match's bot waited for the same worker: this bot moved to a worker of its own (its context was reopened there, its memory from before is gone) and the call ran again with the rest of its budget");
     await this.release();
     this.released = false;
