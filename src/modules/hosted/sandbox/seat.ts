@@ -154,7 +154,11 @@ export class HostedSeat {
     if (this.lost !== null || this.pool.generation(this.slot) !== this.generation) {
       this.hostLine("warn", this.lost ?? "the context was restarted: the worker it ran in was replaced (another bot ran away); this bot's memory from before is gone");
       const reopened = await this.load();
-      if (!reopened.ok) return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+      if (!reopened.ok) {
+        // No context to call: the next call tries again.
+        this.lost = `its context is reopened again: the last try failed (${reopened.kind})`;
+        return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+      }
     }
     let reply: WorkerReply;
     try {
@@ -188,7 +192,10 @@ export class HostedSeat {
     this.released = false;
     this.alone = true;
     const reopened = await this.load();
-    if (!reopened.ok) return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+    if (!reopened.ok) {
+      this.lost = `its context is reopened again: the last try failed (${reopened.kind})`;
+      return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+    }
     if (spentMs >= budgetMs) return { ok: false, ms: spentMs, kind: "timeout", message: "its budget was spent before it was moved" };
     // The time it ran before it was stopped counts: one budget for the call, wherever it ran.
     const outcome = await this.run(message, budgetMs - spentMs, nowMs, REBUILDS_PER_CALL);
