@@ -59,6 +59,7 @@ import type { AuthOptions } from "./plugins/auth";
 import { IdempotencyKeys } from "./plugins/idempotency";
 import { createSandbox, type Sandbox } from "./modules/hosted/sandbox";
 import { CODE_UPLOAD_BODY, HostedCode, hostedModule } from "./modules/hosted";
+import { refuseIfHostedSeatsFull } from "./modules/hosted/code-store";
 import { HostedPlay } from "./modules/hosted/players";
 
 export interface AppDeps {
@@ -133,9 +134,12 @@ export function createServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { config, db } = deps;
   const log = deps.log ?? defaultLog(config);
-  const sandbox = deps.sandbox ?? createSandbox();
+  const sandbox = deps.sandbox ?? createSandbox({ memoryBytes: config.sandboxMemoryMiB * 1024 * 1024 });
   const bots = new Bots(db, clock, config.maxBotsPerDeveloper);
-  const hosted = new HostedCode(db, clock, sandbox, bots);
+  const hosted = new HostedCode(db, clock, sandbox, bots, {
+    uploads: new SharedRateLimiter(db, "upload", config.hostedUploadsPerMinute, 60_000, clock),
+    versionsPerBot: config.hostedVersionsPerBot,
+  });
   bots.codeVersions = (botIds) => hosted.currentVersions(botIds);
   const accounts = new Accounts({
     db,
@@ -181,6 +185,7 @@ export function createServices(deps: AppDeps): Services {
     hostId: config.hostId,
     defaultBuyIn: config.defaultBuyIn,
     maxOpenTablesPerDeveloper: config.maxOpenTablesPerDeveloper,
+    hostedSeatCap: (developerId, botId) => refuseIfHostedSeatsFull(db, developerId, botId, config.maxHostedSeatsPerDeveloper),
   });
   const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => host.hostedCount());
   const botRelay = new BotRelay(cluster, gateway);

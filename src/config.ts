@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "./db/schema";
 import { parseTrustProxy, type TrustProxy } from "./lib/client-address";
 import { logFormatFrom, type LogFormat } from "./lib/log";
@@ -63,6 +64,14 @@ export interface Config {
   /** Per-developer caps. */
   maxBotsPerDeveloper: number;
   maxOpenTablesPerDeveloper: number;
+  /** Hosted bots (docs/HOSTED.md, "Limits"): every sandbox worker's memory together, per node (SANDBOX_MEMORY_MIB). */
+  sandboxMemoryMiB: number;
+  /** Seats a developer's hosted bots may hold at once, across the cluster (MAX_HOSTED_SEATS_PER_DEVELOPER). */
+  maxHostedSeatsPerDeveloper: number;
+  /** Code uploads per developer per minute (bursts up to this many): HOSTED_UPLOADS_PER_MINUTE. */
+  hostedUploadsPerMinute: number;
+  /** Code versions a bot keeps (HOSTED_VERSIONS_PER_BOT). */
+  hostedVersionsPerBot: number;
   /** Anonymous watchers: per table (per node) and per client address. */
   spectatorsPerTable: number;
   spectatorsPerAddress: number;
@@ -94,6 +103,11 @@ function integerFrom(env: Record<string, string | undefined>, name: string, fall
     throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return value;
+}
+
+/** SANDBOX_MEMORY_MIB's default: 1 GiB, or 256 MiB a core on a machine with more than four (each sandbox worker starts with 16 MiB). */
+export function defaultSandboxMemoryMiB(cores = availableParallelism()): number {
+  return Math.max(1024, 256 * cores);
 }
 
 /** Rated matches the ratings applier computes before it applies them in one transaction (docs/RATINGS.md). */
@@ -166,6 +180,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),
     maxBotsPerDeveloper: integerFrom(env, "MAX_BOTS_PER_DEVELOPER", 200, 1),
     maxOpenTablesPerDeveloper: integerFrom(env, "MAX_OPEN_TABLES_PER_DEVELOPER", 50, 1),
+    sandboxMemoryMiB: integerFrom(env, "SANDBOX_MEMORY_MIB", defaultSandboxMemoryMiB(), 256),
+    maxHostedSeatsPerDeveloper: integerFrom(env, "MAX_HOSTED_SEATS_PER_DEVELOPER", 16, 1),
+    hostedUploadsPerMinute: integerFrom(env, "HOSTED_UPLOADS_PER_MINUTE", 6, 1),
+    hostedVersionsPerBot: integerFrom(env, "HOSTED_VERSIONS_PER_BOT", 20, 2),
     spectatorsPerTable: integerFrom(env, "SPECTATORS_PER_TABLE", 500, 1),
     spectatorsPerAddress: integerFrom(env, "SPECTATORS_PER_ADDRESS", 20, 1),
     natsUrl: env.NATS_URL || undefined,

@@ -26,6 +26,8 @@ export interface TablesDeps {
   defaultBuyIn: number;
   /** Waiting or running tables one developer may have (a flood would push real tables out of the lobby). */
   maxOpenTablesPerDeveloper: number;
+  /** Refuses a join past the per-developer cap on hosted seats (hosted/code-store.ts refuseIfHostedSeatsFull). */
+  hostedSeatCap?: (developerId: string, botId: string) => Promise<void>;
 }
 
 export type { ClosedTable, CreateTableInput, LeaveResult, SeatView, TableView } from "./views";
@@ -118,6 +120,7 @@ export class Tables {
   /** Joins reach the table's host, wherever the request arrived (same status codes and bodies). */
   async join(developerId: string, tableId: string, botId: string): Promise<SeatView> {
     await this.deps.bots.findOwned(developerId, botId);
+    await this.deps.hostedSeatCap?.(developerId, botId);
     return this.atHost(tableId, { op: "join", developerId, botId });
   }
 
