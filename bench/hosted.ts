@@ -74,6 +74,7 @@ try {
   console.log(`${CONTEXTS} contexts open (each loaded and one decision made) in ${openSeconds.toFixed(1)} s on ${stats.workers} worker(s)`);
   console.log(`  QuickJS heap in use: ${mib(stats.heapBytes)} MiB total, ${(stats.heapBytes / CONTEXTS / 1024).toFixed(0)} KiB per context (limit ${sandbox.limits.memoryBytes >> 20} MiB each)`);
   console.log(`  process RSS growth:  ${mib(rssAfter - rssBefore)} MiB total, ${((rssAfter - rssBefore) / CONTEXTS / 1024).toFixed(0)} KiB per context`);
+  console.log(`  sandbox memory (the workers' WebAssembly memory, what SANDBOX_MEMORY_MIB bounds): ${mib(stats.memoryBytes)} MiB of ${mib(sandbox.memory.totalBytes)} MiB`);
   await Promise.all(seats.map((s) => s.close()));
 } finally {
   await sandbox.close();

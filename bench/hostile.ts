@@ -8,7 +8,7 @@ import { CHEAP_PASSWORDS, freshDatabase, spawnServer, whileProbingHealth } from 
 const NESTED = "[".repeat(30_000) + "]".repeat(30_000);
 
 async function nestedBody(nodeEnv: string, databaseUrl: string) {
-  const server = await spawnServer({ ...CHEAP_PASSWORDS, DATABASE_URL: databaseUrl, NODE_ENV: nodeEnv, JWT_SECRET: "bench-secret" });
+  const server = await spawnServer({ ...CHEAP_PASSWORDS, DATABASE_URL: databaseUrl, NODE_ENV: nodeEnv, JWT_SECRET: "bench-secret", DECK_SEAL_KEY: "ab".repeat(32) });
   try {
     const { result, ms, slowestHealthMs } = await whileProbingHealth(server.url, async () => {
       const response = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: NESTED });

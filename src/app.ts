@@ -53,11 +53,14 @@ import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
 import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
+import { DeckSeal } from "./modules/match-host/deck-seal";
+import { HandMaintenance } from "./modules/match-host/hand-maintenance";
 import { TableRouting } from "./modules/cluster/routing";
 import type { AuthOptions } from "./plugins/auth";
 import { IdempotencyKeys } from "./plugins/idempotency";
 import { createSandbox, type Sandbox } from "./modules/hosted/sandbox";
 import { CODE_UPLOAD_BODY, HostedCode, hostedModule } from "./modules/hosted";
+import { refuseIfHostedSeatsFull } from "./modules/hosted/code-store";
 import { HostedPlay } from "./modules/hosted/players";
 
 export interface AppDeps {
@@ -113,6 +116,8 @@ export interface Services {
   hosted: HostedCode;
   /** Hosted bots at this node's tables: their contexts per match, their decisions (metrics). */
   hostedPlay: HostedPlay;
+  /** Hand storage upkeep: monthly partitions, hands still in JSON converted (started by server.ts). */
+  handMaintenance: HandMaintenance;
 }
 
 /** Routes whose body is a file taken as it is, not JSON (each with its own cap). */
@@ -130,9 +135,12 @@ export function createServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { config, db } = deps;
   const log = deps.log ?? defaultLog(config);
-  const sandbox = deps.sandbox ?? createSandbox();
+  const sandbox = deps.sandbox ?? createSandbox({ memoryBytes: config.sandboxMemoryMiB * 1024 * 1024 });
   const bots = new Bots(db, clock, config.maxBotsPerDeveloper);
-  const hosted = new HostedCode(db, clock, sandbox, bots);
+  const hosted = new HostedCode(db, clock, sandbox, bots, {
+    uploads: new SharedRateLimiter(db, "upload", config.hostedUploadsPerMinute, 60_000, clock),
+    versionsPerBot: config.hostedVersionsPerBot,
+  });
   bots.codeVersions = (botIds) => hosted.currentVersions(botIds);
   const accounts = new Accounts({
     db,
@@ -147,6 +155,7 @@ export function createServices(deps: AppDeps): Services {
   const gateway = new BotGateway(clock, new RateLimiter(config.botMessagesPerSecond, 1_000, clock));
   const spectators = new Spectators({ perTable: config.spectatorsPerTable, perAddress: config.spectatorsPerAddress });
   const hostedPlay = new HostedPlay(sandbox, db, () => clock.now(), log);
+  const deckSeal = new DeckSeal(db, config.deckSealKey);
   const host = new MatchHost({
     db,
     hostedPlay,
@@ -163,6 +172,7 @@ export function createServices(deps: AppDeps): Services {
     },
     fence: deps.fence,
     leaseStanding: deps.leaseStanding,
+    deckSeal,
     log,
   });
   const routing = new TableRouting(db, config.hostId, (tableId) => host.hosts(tableId));
@@ -177,6 +187,7 @@ export function createServices(deps: AppDeps): Services {
     hostId: config.hostId,
     defaultBuyIn: config.defaultBuyIn,
     maxOpenTablesPerDeveloper: config.maxOpenTablesPerDeveloper,
+    hostedSeatCap: (developerId, botId) => refuseIfHostedSeatsFull(db, developerId, botId, config.maxHostedSeatsPerDeveloper),
   });
   const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => host.hostedCount());
   const botRelay = new BotRelay(cluster, gateway);
@@ -215,11 +226,12 @@ export function createServices(deps: AppDeps): Services {
     ladder,
     matchmaker,
     presence,
-    matches: new Matches(db),
+    matches: new Matches(db, config.handStorage.archiveDir),
     stats,
     ratings: new Ratings(db),
     ratingsApplier,
     idempotency: new IdempotencyKeys(db, clock),
+    handMaintenance: new HandMaintenance({ db, deckSeal, now: () => clock.now(), log, convertLegacy: config.handStorage.convertLegacy }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "./db/schema";
 import { parseTrustProxy, type TrustProxy } from "./lib/client-address";
 import { logFormatFrom, type LogFormat } from "./lib/log";
@@ -20,6 +21,10 @@ export interface Config {
   pgliteDir: string;
   nodeEnv: string;
   jwtSecret: string | undefined;
+  /** DECK_SEAL_KEY: seals running matches' deck secrets (required in production; else one kept in the database). */
+  deckSealKey: string | undefined;
+  /** Where hand histories live as they age (docs/SCALING.md, "Hand storage"). */
+  handStorage: HandStorageSettings;
   tokenTtlSeconds: number;
   faucetAmount: number;
   faucetCooldownMs: number;
@@ -59,6 +64,14 @@ export interface Config {
   /** Per-developer caps. */
   maxBotsPerDeveloper: number;
   maxOpenTablesPerDeveloper: number;
+  /** Hosted bots (docs/HOSTED.md, "Limits"): every sandbox worker's memory together, per node (SANDBOX_MEMORY_MIB). */
+  sandboxMemoryMiB: number;
+  /** Seats a developer's hosted bots may hold at once, across the cluster (MAX_HOSTED_SEATS_PER_DEVELOPER). */
+  maxHostedSeatsPerDeveloper: number;
+  /** Code uploads per developer per minute (bursts up to this many): HOSTED_UPLOADS_PER_MINUTE. */
+  hostedUploadsPerMinute: number;
+  /** Code versions a bot keeps (HOSTED_VERSIONS_PER_BOT). */
+  hostedVersionsPerBot: number;
   /** Anonymous watchers: per table (per node) and per client address. */
   spectatorsPerTable: number;
   spectatorsPerAddress: number;
@@ -92,6 +105,11 @@ function integerFrom(env: Record<string, string | undefined>, name: string, fall
   return value;
 }
 
+/** SANDBOX_MEMORY_MIB's default: 1 GiB, or 256 MiB a core on a machine with more than four (each sandbox worker starts with 16 MiB). */
+export function defaultSandboxMemoryMiB(cores = availableParallelism()): number {
+  return Math.max(1024, 256 * cores);
+}
+
 /** Rated matches the ratings applier computes before it applies them in one transaction (docs/RATINGS.md). */
 export const RATINGS_APPLY_BATCH = 32;
 /** The ratings worker thread's nice value (Linux): it computes only when the hot path leaves a core idle. */
@@ -117,6 +135,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (nodeEnv === "production" && !jwtSecret) {
     throw new Error("JWT_SECRET is required when NODE_ENV=production");
   }
+  const deckSealKey = env.DECK_SEAL_KEY || undefined;
+  if (nodeEnv === "production" && !deckSealKey) {
+    throw new Error("DECK_SEAL_KEY is required when NODE_ENV=production (32 bytes, e.g. `openssl rand -hex 32`): it seals running matches' deck secrets");
+  }
+  if (deckSealKey) parseDeckSealKey(deckSealKey);
   return {
     port: integerFrom(env, "PORT", 3000),
     host: env.HOST || "127.0.0.1",
@@ -124,6 +147,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteDir: env.PGLITE_DIR || "./data/pglite",
     nodeEnv,
     jwtSecret,
+    deckSealKey,
+    handStorage: {
+      archiveDir: env.HANDS_ARCHIVE_DIR || undefined,
+      retentionMonths: env.HANDS_RETENTION_MONTHS ? integerFrom(env, "HANDS_RETENTION_MONTHS", 0, 1) : null,
+      convertLegacy: (env.HANDS_CONVERSION ?? "on") !== "off",
+    },
     tokenTtlSeconds: integerFrom(env, "TOKEN_TTL_SECONDS", 7 * 24 * 3600, 1),
     faucetAmount: integerFrom(env, "FAUCET_AMOUNT", 10_000, 1),
     faucetCooldownMs: integerFrom(env, "FAUCET_COOLDOWN_MS", 86_400_000),
@@ -151,6 +180,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),
     maxBotsPerDeveloper: integerFrom(env, "MAX_BOTS_PER_DEVELOPER", 200, 1),
     maxOpenTablesPerDeveloper: integerFrom(env, "MAX_OPEN_TABLES_PER_DEVELOPER", 50, 1),
+    sandboxMemoryMiB: integerFrom(env, "SANDBOX_MEMORY_MIB", defaultSandboxMemoryMiB(), 256),
+    maxHostedSeatsPerDeveloper: integerFrom(env, "MAX_HOSTED_SEATS_PER_DEVELOPER", 16, 1),
+    hostedUploadsPerMinute: integerFrom(env, "HOSTED_UPLOADS_PER_MINUTE", 6, 1),
+    hostedVersionsPerBot: integerFrom(env, "HOSTED_VERSIONS_PER_BOT", 20, 2),
     spectatorsPerTable: integerFrom(env, "SPECTATORS_PER_TABLE", 500, 1),
     spectatorsPerAddress: integerFrom(env, "SPECTATORS_PER_ADDRESS", 20, 1),
     natsUrl: env.NATS_URL || undefined,
@@ -167,6 +200,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     clusterName: clusterNameFrom(env.CLUSTER_NAME || undefined, env.DATABASE_URL || undefined, env.PGLITE_DIR || "./data/pglite"),
   };
+}
+
+/** DECK_SEAL_KEY: 32 bytes as 64 hex digits or as base64 (44 characters). */
+export function parseDeckSealKey(text: string): Buffer {
+  const hex = /^[0-9a-fA-F]{64}$/.test(text);
+  const key = Buffer.from(text, hex ? "hex" : "base64");
+  if (key.length !== 32 || (!hex && key.toString("base64") !== text)) {
+    throw new Error("DECK_SEAL_KEY must be 32 bytes: 64 hex digits or 44 characters of base64 (e.g. `openssl rand -hex 32`)");
+  }
+  return key;
+}
+
+export interface HandStorageSettings {
+  /** HANDS_ARCHIVE_DIR: where months of hand histories are archived (zstd files the API still serves). */
+  archiveDir: string | undefined;
+  /** HANDS_RETENTION_MONTHS: months whose matches started longer ago are archived, then dropped from the database (null: keep all). */
+  retentionMonths: number | null;
+  /** HANDS_CONVERSION=off: this node does not convert hands stored as JSON before issue 35 (another node, or `bun run hands:convert`, does). */
+  convertLegacy: boolean;
 }
 
 /** CLUSTER_NAME, or one derived from the database: letters, digits, `_` and `-` only (it prefixes NATS subjects). */

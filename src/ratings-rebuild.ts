@@ -6,7 +6,7 @@ import { rebuildRatings } from "./modules/ratings/store";
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, maxConnections: 2 });
 try {
-  const { matches, bots } = await rebuildRatings(database.db);
+  const { matches, bots } = await rebuildRatings(database.db, config.handStorage.archiveDir);
   console.log(`ratings rebuilt: ${matches} rated matches replayed, ${bots} bots rated`);
 } finally {
   await database.close();

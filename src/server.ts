@@ -88,6 +88,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   lease.start();
   app.services.matchmaker.start();
   app.services.ratingsApplier.start();
+  app.services.handMaintenance.start();
   app.services.host.startExpiry(config.waitingTableTtlMs);
   const forgetOldKeys = setInterval(() => void app.services.idempotency.sweep().catch((error) => log("sweeping idempotency keys failed", error)), 10 * 60_000);
   forgetOldKeys.unref();
@@ -112,6 +113,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         await app.services.sandbox.close();
         // Matches still pending stay so: the next applier (a peer's, or this node's next start) applies them.
         await app.services.ratingsApplier.stop();
+        await app.services.handMaintenance.stop();
         lease.stop();
         await releaseLease(database.db, lease.token).catch((error) => log("releasing the lease failed (peers take over when it expires)", error));
         const closedInTime = await Promise.race([drained, Bun.sleep(5_000).then(() => false)]);

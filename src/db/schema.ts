@@ -5,6 +5,7 @@ import {
   boolean,
   bigserial,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -215,8 +216,16 @@ export const matches = pgTable(
     durationMs: bigint("duration_ms", { mode: "number" }),
     /** Lowercase hex SHA-256 of deckSecret, published at match start (null: a seeded match). */
     deckCommitment: text("deck_commitment"),
-    /** Hex of the 256-bit secret every deck derives from; revealed only once the match is over. */
+    /** Hex of the 256-bit secret every deck derives from, once revealed: set only when the match is over (the fairness record). */
     deckSecret: text("deck_secret"),
+    /**
+     * The same secret while the match runs (and forever if it is aborted), sealed with the service's
+     * deck seal key (AES-256-GCM, match-host/deck-seal.ts): a database dump taken meanwhile holds no
+     * card. Cleared when the secret is revealed.
+     */
+    deckSecretSealed: text("deck_secret_sealed"),
+    /** The bot at each seat (index = seat, null: empty), fixed at match start: stored hands name bots through it. */
+    seatBots: text("seat_bots").array().$type<Array<string | null>>(),
     /** Order in which the match was applied to the ratings (null: not rated), for an exact rebuild. */
     ratedSeq: bigint("rated_seq", { mode: "number" }),
     /**
@@ -263,12 +272,13 @@ export const matchPlayers = pgTable(
 );
 
 /**
- * One row per completed hand: its full history (events with every card) and stacks after it.
- * `json`, not `jsonb`: written thousands of times a second and only ever read whole, so the text
- * is kept as sent instead of being decomposed on every insert.
+ * Hands recorded before compact storage (issue 35): one JSON document per hand. Read side by side
+ * with hand_chunks; the conversion (match-host/hand-conversion.ts) moves them into chunks, match by
+ * match, and leaves here only those it could not reproduce exactly. The view `hands` lists the
+ * numbers recorded in either form.
  */
-export const hands = pgTable(
-  "hands",
+export const legacyHands = pgTable(
+  "hands_legacy",
   {
     matchId: text("match_id")
       .notNull()
@@ -278,6 +288,26 @@ export const hands = pgTable(
     createdAt: instant("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.matchId, t.number] })],
+);
+
+const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * Hand histories, compact (src/poker/hand-codec.ts): consecutive hands first … last of one match
+ * in one row, a few bytes a hand. Partitioned by range of match id (ids begin with their creation
+ * time), a partition a month (migration 0017, match-host/hand-partitions.ts): every hand of a
+ * match is in one partition, a read by match id touches only it, and old months are archived and
+ * dropped whole. No foreign key: written thousands of times a second, only by the match's host.
+ */
+export const handChunks = pgTable(
+  "hand_chunks",
+  {
+    matchId: text("match_id").notNull(),
+    firstNumber: integer("first_number").notNull(),
+    lastNumber: integer("last_number").notNull(),
+    data: bytes("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.matchId, t.firstNumber] })],
 );
 
 export const botStats = pgTable("bot_stats", {

@@ -40,6 +40,7 @@ describe("concurrent cashout batches (once a deadlock)", () => {
       tableId,
       matchId: `m_${tableId}`,
       hands: [],
+      chunks: [],
       stacks: new Map(),
       closures: closures.map(([dev, seatId, botId]) => ({ developerId: dev.developerId, seatId, botId, chips: 100 })),
     });

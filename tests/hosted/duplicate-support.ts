@@ -1,6 +1,7 @@
 /** Shared by the duplicate-isolation tests (issue 32): uploading a fixture through the API, and reading what a pair played. */
 import { sql } from "drizzle-orm";
-import { queryRows, type Queryable } from "../../src/db";
+import { queryRows, type Db, type Queryable } from "../../src/db";
+import { storedHandsOf } from "../support/stored-hands";
 import type { StoredHand } from "../../src/modules/match-host/hand-history";
 import { FIXTURES } from "./support";
 
@@ -29,9 +30,8 @@ export async function endedPair(db: Queryable, copyOneTable: string): Promise<[s
 }
 
 /** Every stored hand of a match (every card), by hand number. */
-export async function storedHands(db: Queryable, matchId: string): Promise<Map<number, StoredHand>> {
-  const rows = await queryRows<{ number: number; history: StoredHand }>(db, sql`select number, history from hands where match_id = ${matchId} order by number`);
-  return new Map(rows.map((row) => [row.number, row.history]));
+export async function storedHands(db: Queryable | Db, matchId: string): Promise<Map<number, StoredHand>> {
+  return new Map((await storedHandsOf(db as Db, matchId)).map((hand) => [hand.handNumber, hand]));
 }
 
 /** A bot's console lines in a match, oldest first. */

@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { evaluateCards } from "@poker-bots/core/evaluator";
 import { parseCard } from "@poker-bots/core/cards";
 import { createSandbox } from "../../src/modules/hosted/sandbox/index.ts";
 import { sampleRequest } from "../../src/modules/hosted/sample.ts";
 import { checksum, sevenCardHands } from "./fixtures/hand-values";
 import { bundleFixture } from "./support";
+
+// Worker threads on a shared, loaded machine: these wait on the sandbox, not on a clock.
+setDefaultTimeout(30_000);
 
 const sandbox = createSandbox({ workers: 1 });
 afterAll(() => sandbox.close());

@@ -53,10 +53,6 @@ async function attack(fixture: string, expectedKinds: FailureKind | FailureKind[
   const host = seat.logs().filter((l) => l.source === "host");
   expect(host.some((l) => l.kind === decision.kind && /decision failed/.test(l.text))).toBe(true);
   expect(seat.logs().some((l) => logPattern.test(l.text))).toBe(true);
-  // The host's loop kept running: a long attack must not have starved the 5 ms ticker.
-  if (ms > 100) expect(ticks).toBeGreaterThan(ms / 5 / 4);
-  // Another table kept going: the bystander decided throughout (a decision takes about a millisecond).
-  if (ms > 100) expect(bystanderDecisions).toBeGreaterThan(10);
   // After the failure the same seat still answers (the context survives what the limits stopped).
   const next = await seat.decide(sampleRequest("flop", "after"));
   expect(next.action).toEqual(next.ok ? next.action : { action: "check" });
@@ -64,20 +60,36 @@ async function attack(fixture: string, expectedKinds: FailureKind | FailureKind[
   return { decision, ticks, ms, bystanderDecisions };
 }
 
+/**
+ * For an attack that ran its whole budget: the host's event loop kept ticking (a blocked loop would
+ * count no 5 ms tick) and the bystander at another table kept deciding (a decision takes about a
+ * millisecond), over the whole attack, which lasted at least its CPU budget.
+ */
+function expectOthersKeptGoing(r: { ms: number; ticks: number; bystanderDecisions: number }): void {
+  expect(r.ms).toBeGreaterThanOrEqual(DECISION_MS);
+  expect(r.ticks).toBeGreaterThan(r.ms / 5 / 4);
+  expect(r.bystanderDecisions).toBeGreaterThan(10);
+}
+
 describe("hosted bot attacks", () => {
   test("an infinite loop (inside try/catch) is interrupted at its CPU budget", async () => {
+    const before = sandbox.counts().workerReplacements;
     const r = await attack("infinite-loop", "timeout", /looping forever/);
+    // Interrupted by its budget, in its own worker: not ended by the watchdog (which would have
+    // replaced the worker, and lost the bot's own line, which attack() found).
+    expect(r!.decision.ok ? null : r!.decision.message).toMatch(/ran past its 300 ms CPU budget/);
+    expect(sandbox.counts().workerReplacements - before).toBe(0);
     expect(r!.decision.ms).toBeGreaterThanOrEqual(DECISION_MS);
     expect(r!.decision.ms).toBeLessThan(DECISION_MS + 200);
+    expectOthersKeptGoing(r!);
   });
 
-  test("an allocation bomb ends at its budget: interrupted, out of memory, or (stuck in native code) its worker replaced", async () => {
+  test("an allocation bomb of many small arrays fails with memory at the 128 MiB a bot may hold (QuickJS's own limit does not count them in this build), in its own context", async () => {
     const before = sandbox.counts().workerReplacements;
-    const r = await attack("allocation-bomb", ["timeout", "memory"], /allocating|stopped answering/);
-    // Array.fill of 100 000 holes runs natively for long stretches where QuickJS polls no
-    // interrupt: then the watchdog (budget + grace) replaces the worker. attack() decides twice.
-    expect(sandbox.counts().workerReplacements - before).toBeLessThanOrEqual(2);
-    expect(r!.ms).toBeLessThan(DECISION_MS + 700 + 1_000);
+    const r = await attack("allocation-bomb", "memory", /allocating/);
+    // Its worker's memory could not grow for it past 128 MiB (memory.ts); nothing was replaced.
+    expect(r!.decision.ok ? null : r!.decision.message).toMatch(/used more than the 128 MiB of memory a bot may hold/);
+    expect(sandbox.counts().workerReplacements - before).toBe(0);
   });
 
   test("deep recursion ends in a stack overflow, not a crash", async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { asc, eq } from "drizzle-orm";
-import { hands as handsTable, matches as matchesTable } from "../../src/db/schema";
+import { eq } from "drizzle-orm";
+import { matches as matchesTable } from "../../src/db/schema";
+import { recordedMatch } from "../../src/modules/ratings/store";
 import { PUBLIC, visibleHand } from "../../src/modules/matches/visibility";
 import { phhOfHands, type StoredHand } from "../../src/modules/match-host/hand-history";
 import { useHarness } from "../support/app";
@@ -97,11 +98,12 @@ describe("GET /api/matches/:id/hands, paged", () => {
   });
 
   test("PHH is streamed whole up to 10,000 hands, byte for byte the hand history set of every stored hand", async () => {
-    const rows = await h.database.db.select().from(handsTable).where(eq(handsTable.matchId, matchId)).orderBy(asc(handsTable.number));
+    const rows = (await recordedMatch(h.database.db, matchId)).hands;
+    expect(rows).toHaveLength(HANDS);
     const [match] = await h.database.db.select().from(matchesTable).where(eq(matchesTable.id, matchId));
     // Anonymous: the hole cards that were public at the table.
     const fields = { matchId, tableId: match.tableId, seeded: true, seatCount: 2 };
-    const expected = phhOfHands(fields, rows.map((row) => visibleHand(row.history as StoredHand, PUBLIC)));
+    const expected = phhOfHands(fields, rows.map((hand: StoredHand) => visibleHand(hand, PUBLIC)));
     const whole = await rawPhh(`/api/matches/${matchId}/hands?format=phh`);
     expect(whole.status).toBe(200);
     expect(whole.headers.get("content-type")).toBe("application/toml; charset=utf-8");

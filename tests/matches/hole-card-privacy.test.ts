@@ -4,7 +4,7 @@ import { formatCard } from "@poker-bots/core/cards";
 import type { StoredHand } from "../../src/modules/match-host/hand-history";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot, type Message } from "../support/ws-bot";
-import postgres from "postgres";
+import { storedHands as storedHandsOf } from "../support/stored-hands";
 
 setDefaultTimeout(90_000);
 
@@ -15,14 +15,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Every hand as stored (every card), straight from the database: the ground truth. */
-async function storedHands(matchId: string): Promise<StoredHand[]> {
-  const sql = postgres(server.testDb.url, { max: 1, onnotice: () => {} });
-  try {
-    const rows = await sql`select history from hands where match_id = ${matchId} order by number`;
-    return rows.map((row) => (typeof row.history === "string" ? JSON.parse(row.history) : row.history) as StoredHand);
-  } finally {
-    await sql.end();
-  }
+function storedHands(matchId: string): Promise<StoredHand[]> {
+  return storedHandsOf(server.testDb.url, matchId);
 }
 
 /**

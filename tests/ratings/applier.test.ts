@@ -96,7 +96,8 @@ describe("the ratings applier on two nodes sharing one database", () => {
 
   test("a match whose histories the adjustment rejects is left out, and the matches after it are applied", async () => {
     const [broken, next] = (await queryRows<{ id: string }>(h.database.db, sql`select id from matches order by ended_at, id`)).map((r) => r.id);
-    await h.database.db.execute(sql`update hands set history = '{"handNumber": 1}'::json where match_id = ${broken}`);
+    // Its stored hands no longer decode (a byte that is no decision): the worker's decoding rejects the match.
+    expect((await queryRows<{ n: number }>(h.database.db, sql`update hand_chunks set data = '\\x0100ee'::bytea where match_id = ${broken} returning 1 as n`)).length).toBeGreaterThan(0);
     await h.database.db.execute(sql`update matches set rating_pending = true, rated_seq = null where id in (${broken}, ${next})`);
     const before = await storedRatings();
     await settledEverywhere();

@@ -10,7 +10,7 @@ import { queryRows } from "../../src/db";
 import { tables as tablesTable } from "../../src/db/schema";
 import { buyInPairInDb, type PairSeatRefs } from "../../src/modules/credits/ledger";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
-import { abortTable, markMatchStarted, type MatchOutcome, type MatchPlayerRecord } from "../../src/modules/match-host/persistence";
+import { abortTable, emptyBatch, markMatchStarted, type MatchOutcome, type MatchPlayerRecord } from "../../src/modules/match-host/persistence";
 import { matchResultsOf } from "../../src/modules/ratings/luck";
 import { rebuildRatings, recordedMatch } from "../../src/modules/ratings/store";
 import { useHarness } from "../support/app";
@@ -93,7 +93,7 @@ describe("when a copy is marked for the ratings (the finish transaction locks bo
     }
     const copies = [];
     for (const [i, matchId] of ids.entries()) {
-      await markMatchStarted(h.database.db, tables[i].tableId, matchId, tables[i].config, at(0), { deckCommitment: null, deckSecret: null, handsReserved: 0, twinMatchId: ids[1 - i] });
+      await markMatchStarted(h.database.db, tables[i].tableId, matchId, tables[i].config, at(0), { deckCommitment: null, deckSecretSealed: null, seatBots: [null, null], handsReserved: 0, twinMatchId: ids[1 - i] });
       copies.push({ tableId: tables[i].tableId as string, matchId, seats: seats[i], twinMatchId: ids[1 - i] });
     }
     return copies;
@@ -113,7 +113,7 @@ describe("when a copy is marked for the ratings (the finish transaction locks bo
       rated: true,
       twinMatchId: copy.twinMatchId,
     };
-    return { outcome, lastBatch: { tableId: copy.tableId, matchId: copy.matchId, hands: [], stacks: new Map(), closures: [] } };
+    return { outcome, lastBatch: emptyBatch(copy.tableId, copy.matchId) };
   };
 
   test("one after the other: the copy recorded second is marked; both in one transaction: exactly one; at once in two: exactly one", async () => {
@@ -141,7 +141,7 @@ describe("when a copy is marked for the ratings (the finish transaction locks bo
     const rows = await matchRows([one.matchId, two.matchId]);
     expect(rows.map((r) => [r.status, r.rating_pending])).toEqual([["completed", true], ["aborted", false]]);
     // Its twin's hands stay out of its rating.
-    await h.database.db.execute(sql`insert into hands (match_id, number, history, created_at) values (${two.matchId}, 1, '{"handNumber": 1}'::json, now())`);
+    await h.database.db.execute(sql`insert into hands_legacy (match_id, number, history, created_at) values (${two.matchId}, 1, '{"handNumber": 1}'::json, now())`);
     expect((await recordedMatch(h.database.db, one.matchId)).hands).toEqual([]);
     await h.expectAuditClean();
   });

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
-import { hands as handsTable } from "../../src/db/schema";
 import type { StoredHand } from "../../src/modules/match-host/hand-history";
 import { adjustedHandResults } from "../../src/modules/ratings/luck";
-import { rebuildRatings } from "../../src/modules/ratings/store";
+import { rebuildRatings, recordedMatch } from "../../src/modules/ratings/store";
 import { applyMatch, noHands, priorRating, winRate } from "../../src/modules/ratings/skill";
 import { useHarness } from "../support/app";
 import { developerWithBot as botOf, playTable as tableOf, type PlayerBot } from "../support/rated-tables";
@@ -17,8 +16,7 @@ const playTable = (players: PlayerBot[], body: Record<string, unknown>) => table
 
 /** A match's hand histories as stored. */
 async function storedHands(matchId: string): Promise<StoredHand[]> {
-  const rows = await h.database.db.select({ history: handsTable.history }).from(handsTable).where(eq(handsTable.matchId, matchId)).orderBy(asc(handsTable.number));
-  return rows.map((row) => row.history as StoredHand);
+  return (await recordedMatch(h.database.db, matchId)).hands;
 }
 
 /** mean ± 1.96·sd/√n, × 100: the interval the ratings show, computed here from the per-hand results. */

@@ -82,7 +82,7 @@ describe("the 60 KB nested body against the real entry point", () => {
 
   for (const nodeEnv of ["development", "production"]) {
     test(`${nodeEnv} mode: 400 without echo, and /health answers meanwhile`, async () => {
-      const server: ChildServer = await spawnMain({ ...TEST_ENV, DATABASE_URL: testDb.url, NODE_ENV: nodeEnv, JWT_SECRET: "nested-secret" });
+      const server: ChildServer = await spawnMain({ ...TEST_ENV, DATABASE_URL: testDb.url, NODE_ENV: nodeEnv, JWT_SECRET: "nested-secret", DECK_SEAL_KEY: "ab".repeat(32) });
       try {
         const attack = fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: NESTED_60KB });
         const health = fetch(`${server.url}/health`);

@@ -11,6 +11,7 @@ import type { StoredHand } from "../../src/modules/match-host/hand-history";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { TEST_ENV } from "../support/app";
 import { createTestDatabase, type TestDatabase } from "../support/db";
+import { storedHandsOf } from "../support/stored-hands";
 import { callApi } from "../support/http";
 import { until } from "../support/nodes";
 import { spawnMain } from "../support/process";
@@ -33,8 +34,7 @@ async function boot() {
   return { ...server, api: (method: string, path: string, options: { body?: unknown; token?: string } = {}) => callApi(server.url, method, path, options) };
 }
 
-const handsOf = async (matchId: string) =>
-  new Map((await queryRows<{ number: number; history: StoredHand }>(database.db, sql`select number, history from hands where match_id = ${matchId}`)).map((r) => [r.number, r.history]));
+const handsOf = async (matchId: string) => new Map((await storedHandsOf(database.db, matchId)).map((hand) => [hand.handNumber, hand]));
 const holeCards = (hand: StoredHand, seat: number) => JSON.stringify(hand.events.find((e) => e.type === "hole_cards" && e.seat === seat));
 
 test("SIGKILL mid-pair: both copies resume from one hand number, copy 2's hand n still copy 1's hand-n deck; a waiting pair stays whole", async () => {
@@ -56,7 +56,8 @@ test("SIGKILL mid-pair: both copies resume from one hand number, copy 2's hand n
   first.child.kill("SIGKILL");
   await first.child.exited;
   expect((await auditLedger(database.db)).problems).toEqual([]);
-  const recordedBefore = await Promise.all(ids.map(async (id) => Math.max(0, ...(await handsOf(id)).keys())));
+  // Running matches' secrets are sealed: only their recorded numbers are read here (the view `hands`).
+  const recordedBefore = await Promise.all(ids.map(async (id) => Math.max(0, ...(await queryRows<{ number: number }>(database.db, sql`select number from hands where match_id = ${id}`)).map((r) => r.number))));
 
   const second = await boot();
   try {

@@ -10,6 +10,7 @@ import { markMatchStarted, writeBatches, type TableBatch } from "../../src/modul
 import { finishMatch } from "../../src/modules/match-host/match-finish";
 import { useHarness } from "../support/app";
 import { rowsOf } from "../campaigns/support";
+import type { StoredHand } from "../../src/poker/hand-record";
 
 const h = useHarness("idempotent_writes");
 
@@ -50,16 +51,18 @@ describe("match writes retried after a commit whose answer was lost", () => {
     const { db, lost } = losingEveryOtherAnswer(h.database.db);
     const matchId = "m_idempotent";
     const at = (ms: number) => new Date(h.clock.now() + ms);
-    const hand = (number: number) => ({ number, history: { handNumber: number } });
+    const hand = (number: number) => ({ number, history: { handNumber: number } as unknown as StoredHand, explicitCards: false });
+    // The table's chunk grows with each batch (the journal writes the row again, longer): its bytes do not matter here.
     const batch = (hands: number[], stacks: Array<[string, number]>, closures: TableBatch["closures"] = []): TableBatch => ({
       tableId: table.tableId,
       matchId,
       hands: hands.map(hand),
+      chunks: [{ first: 1, last: hands[hands.length - 1], bytes: new Uint8Array(hands[hands.length - 1]) }],
       stacks: new Map(stacks),
       closures,
     });
 
-    await markMatchStarted(db, table.tableId, matchId, table.config, at(0), { deckCommitment: null, deckSecret: null, handsReserved: 0 });
+    await markMatchStarted(db, table.tableId, matchId, table.config, at(0), { deckCommitment: null, deckSecretSealed: null, seatBots: [], handsReserved: 0 });
     await writeBatches(db, [batch([1, 2, 3], [[alpha.seatId, 400], [beta.seatId, 1600]])], at(1));
     // Alpha busts: its seat is closed and cashed out (0) in the batch of hand 4.
     await writeBatches(db, [batch([4], [[beta.seatId, 2000]], [{ seatId: alpha.seatId, developerId: alpha.developerId, botId: alpha.botId, chips: 0 }])], at(2));

@@ -9,7 +9,9 @@ import { sql } from "drizzle-orm";
 import { buyInInDb } from "../../src/modules/credits/ledger";
 import { HandJournal } from "../../src/modules/match-host/journal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
-import { markMatchStarted, writeBatches, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "../../src/modules/match-host/persistence";
+import { markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "../../src/modules/match-host/persistence";
+import { DeckSeal } from "../../src/modules/match-host/deck-seal";
+import type { StoredHand } from "../../src/poker/hand-record";
 import { rowsOf } from "../campaigns/support";
 import { useHarness } from "../support/app";
 
@@ -53,9 +55,12 @@ function player(seat: Seated, finalChips: number): MatchPlayerRecord {
   };
 }
 
-const hand = (number: number) => ({ number, history: { handNumber: number } });
+const hand = (number: number): HandRecord => ({ number, history: { handNumber: number } as unknown as StoredHand, explicitCards: false });
+/** Hands as a batch writes them: the records, and their chunk (its bytes do not matter here, only the numbers it covers). */
+const handsOf = (...numbers: number[]) => ({ hands: numbers.map(hand), chunks: [{ first: numbers[0], last: numbers[numbers.length - 1], bytes: new Uint8Array([1, 0]) }] });
 const closure = (seat: Seated, chips: number) => ({ seatId: seat.seatId, developerId: seat.developerId, botId: seat.botId, chips });
-const emptyLast = (tableId: string, matchId: string): TableBatch => ({ tableId, matchId, hands: [], stacks: new Map(), closures: [] });
+const emptyLast = (tableId: string, matchId: string): TableBatch => ({ tableId, matchId, hands: [], chunks: [], stacks: new Map(), closures: [] });
+const NO_DECK = { deckCommitment: null, deckSecretSealed: null, seatBots: [], handsReserved: 0 };
 
 function outcome(tableId: string, matchId: string, players: MatchPlayerRecord[], finalClosures: MatchOutcome["finalClosures"], endedAtMs: number): MatchOutcome {
   return { matchId, tableId, handsPlayed: 3, voidedHands: [], startedAt: at(0), endedAt: at(endedAtMs), players, finalClosures, ranked: true, rated: true };
@@ -67,15 +72,15 @@ describe("matches that end together", () => {
     const [tableA, tableB] = [await emptyTable(x.token), await emptyTable(y.token)];
     // Match A: x busts at hand 2 (its seat closes), y wins.
     const [xA, yA] = [await sit(x, tableA.tableId, 0), await sit(y, tableA.tableId, 1)];
-    await markMatchStarted(h.database.db, tableA.tableId, "m_a", tableA.config, at(0), { deckCommitment: null, deckSecret: null, handsReserved: 0 });
-    await writeBatches(h.database.db, [{ tableId: tableA.tableId, matchId: "m_a", hands: [hand(1), hand(2)], stacks: new Map([[yA.seatId, 2000]]), closures: [closure(xA, 0)] }], at(1));
+    await markMatchStarted(h.database.db, tableA.tableId, "m_a", tableA.config, at(0), NO_DECK);
+    await writeBatches(h.database.db, [{ tableId: tableA.tableId, matchId: "m_a", ...handsOf(1, 2), stacks: new Map([[yA.seatId, 2000]]), closures: [closure(xA, 0)] }], at(1));
     // Match B: x, seated again meanwhile, wins it; z busts at hand 3.
     const [xB, zB] = [await sit(x, tableB.tableId, 0), await sit(z, tableB.tableId, 1)];
-    await markMatchStarted(h.database.db, tableB.tableId, "m_b", tableB.config, at(1), { deckCommitment: null, deckSecret: null, handsReserved: 0 });
-    await writeBatches(h.database.db, [{ tableId: tableB.tableId, matchId: "m_b", hands: [hand(1), hand(2), hand(3)], stacks: new Map([[xB.seatId, 2000]]), closures: [closure(zB, 0)] }], at(2));
+    await markMatchStarted(h.database.db, tableB.tableId, "m_b", tableB.config, at(1), NO_DECK);
+    await writeBatches(h.database.db, [{ tableId: tableB.tableId, matchId: "m_b", ...handsOf(1, 2, 3), stacks: new Map([[xB.seatId, 2000]]), closures: [closure(zB, 0)] }], at(2));
 
     await finishMatches(h.database.db, [
-      { outcome: outcome(tableA.tableId, "m_a", [player(xA, 0), player(yA, 2000)], [closure(yA, 2000)], 3), lastBatch: { ...emptyLast(tableA.tableId, "m_a"), hands: [hand(3)] } },
+      { outcome: outcome(tableA.tableId, "m_a", [player(xA, 0), player(yA, 2000)], [closure(yA, 2000)], 3), lastBatch: { ...emptyLast(tableA.tableId, "m_a"), ...handsOf(3) } },
       { outcome: outcome(tableB.tableId, "m_b", [player(xB, 2000), player(zB, 0)], [closure(xB, 2000)], 4), lastBatch: emptyLast(tableB.tableId, "m_b") },
     ]);
 
@@ -113,8 +118,8 @@ describe("matches that end together", () => {
     const [u, v] = [await developerWithBot("u"), await developerWithBot("v")];
     const table = await emptyTable(u.token);
     const [uS, vS] = [await sit(u, table.tableId, 0), await sit(v, table.tableId, 1)];
-    await markMatchStarted(h.database.db, table.tableId, "m_good", table.config, at(0), { deckCommitment: null, deckSecret: null, handsReserved: 0 });
-    const journal = new HandJournal(h.database.db, h.clock, () => {});
+    await markMatchStarted(h.database.db, table.tableId, "m_good", table.config, at(0), NO_DECK);
+    const journal = new HandJournal(h.database.db, h.clock, () => {}, new DeckSeal(h.database.db, undefined));
     // A match that was never started: its players' rows have no match to belong to.
     const broken = outcome(table.tableId, "m_never_started", [player(uS, 1000), player(vS, 1000)], [], 2);
     const good = outcome(table.tableId, "m_good", [player(uS, 500), player(vS, 1500)], [closure(uS, 500), closure(vS, 1500)], 3);

@@ -5,8 +5,9 @@
  * match host; the upload routes write bot_code_versions.
  */
 import { and, desc, eq, inArray, isNull, max, or, sql } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { queryRows, type Db, type Queryable } from "../../db";
 import { botCodeVersions, bots, hostedLogs } from "../../db/schema";
+import { errors } from "../../lib/errors";
 
 /** A version of a bot's code as a match runs it: `bundled` is the script the sandbox loads. */
 export interface CodeVersion {
@@ -64,4 +65,44 @@ export type HostedLogRow = typeof hostedLogs.$inferInsert;
 export async function appendHostedLogs(db: Db | Queryable, rows: HostedLogRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insert(hostedLogs).values(rows);
+}
+
+/**
+ * Seats the developers' hosted bots hold now, across the cluster: open seats (at a waiting or a
+ * running table) of bots that have code. A seat is one sandbox context (two in a duplicate match).
+ */
+export async function hostedSeatsHeld(db: Queryable, developerIds: string[]): Promise<Map<string, number>> {
+  if (developerIds.length === 0) return new Map();
+  const rows = await queryRows<{ developer_id: string; held: number }>(
+    db,
+    sql`select s.developer_id, count(*)::int as held from seats s
+        where s.developer_id = any(${sql.param([...new Set(developerIds)])}::text[]) and s.status = 'open' and s.bot_id is not null
+          and exists (select 1 from bot_code_versions v where v.bot_id = s.bot_id)
+        group by s.developer_id`,
+  );
+  return new Map(rows.map((r) => [r.developer_id, r.held]));
+}
+
+/**
+ * Whether a developer may seat this bot now under MAX_HOSTED_SEATS_PER_DEVELOPER (`limit`): a bot
+ * with no code (remote or built-in) takes no sandbox memory and is always allowed; a hosted one
+ * while the developer's hosted bots hold fewer than `limit` seats. For the ladder: an entry whose
+ * developer is at the limit is paused (HOSTED_SEAT_LIMIT) until one of its matches ends.
+ */
+export async function mayOpenHostedSeat(db: Queryable, developerId: string, botId: string, limit: number): Promise<{ allowed: boolean; held: number; limit: number }> {
+  if (!(await hostedBots(db, [botId])).has(botId)) return { allowed: true, held: 0, limit };
+  const held = (await hostedSeatsHeld(db, [developerId])).get(developerId) ?? 0;
+  return { allowed: held < limit, held, limit };
+}
+
+/**
+ * A join's check (tables' `hostedSeatCap`): 409 TOO_MANY_HOSTED_SEATS when the bot is hosted and its
+ * developer's hosted bots hold `limit` seats already. Checked before the buy-in, so two joins racing
+ * on two tables may both pass it (the cap may be passed by the joins in flight, never more).
+ */
+export async function refuseIfHostedSeatsFull(db: Queryable, developerId: string, botId: string, limit: number): Promise<void> {
+  const { allowed, held } = await mayOpenHostedSeat(db, developerId, botId, limit);
+  if (!allowed) {
+    throw errors.conflict("TOO_MANY_HOSTED_SEATS", `Your hosted bots hold ${held} seats, the most a developer may hold at once (${limit}): one may join when one of their matches ends`, { held, limit });
+  }
 }

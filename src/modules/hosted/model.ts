@@ -2,9 +2,9 @@
 import { t } from "elysia";
 import { idString, oneOf, queryInteger, type RawBodyRoute } from "../../lib/http";
 import { pageLimit } from "../../lib/paging";
-import { MAX_SOURCE_BYTES } from "./upload";
+import { MAX_BUNDLED_BYTES, MAX_SOURCE_BYTES } from "./upload";
 
-export { MAX_SOURCE_BYTES };
+export { MAX_BUNDLED_BYTES, MAX_SOURCE_BYTES };
 
 const BotId = idString({ examples: ["bot_01jx8m2k3n4p5q6r7s8t9v0w1x"] });
 const VERSION_MAX = 2 ** 31 - 1;

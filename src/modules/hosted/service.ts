@@ -4,11 +4,13 @@
  * version; versions, sources and logs are read by the owner only. (Playing them is match-host's.)
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import { anyOf, type Db } from "../../db";
+import { queryRows, type Db } from "../../db";
 import { botCodeVersions, bots, hostedLogs } from "../../db/schema";
+import { invariant } from "../../lib/assert";
 import type { Clock } from "../../lib/clock";
-import { errors } from "../../lib/errors";
+import { AppError, errors } from "../../lib/errors";
 import { ascending, descending, keysetPage, PAGE, type Page } from "../../lib/paging";
+import type { RateVerdict } from "../../lib/rate-limit";
 import { refuseIfRetired, type Bots } from "../bots/service";
 import type { Sandbox } from "./sandbox";
 import { validateUpload } from "./upload";
@@ -43,6 +45,14 @@ export interface HostedLogView {
   createdAt: string;
 }
 
+/** How uploads are bounded (docs/HOSTED.md, "Limits"). */
+export interface UploadRules {
+  /** One token per upload, per developer (a bucket the cluster shares: HOSTED_UPLOADS_PER_MINUTE). */
+  uploads: { take(developerId: string): Promise<RateVerdict>; readonly policy: { quota: number; windowSeconds: number } };
+  /** Versions a bot keeps (HOSTED_VERSIONS_PER_BOT). */
+  versionsPerBot: number;
+}
+
 /** Newest first: the first row of a bot's list is its current version. */
 const NEWEST_VERSION_FIRST = [descending(botCodeVersions.version)];
 /** A match's lines in the order they were written. */
@@ -70,23 +80,28 @@ export class HostedCode {
     private readonly clock: Clock,
     private readonly sandbox: Sandbox,
     private readonly owners: Bots,
+    readonly rules: UploadRules,
   ) {}
 
   /**
    * PUT /api/bots/:botId/code. The owner and the bot are checked first (no sandbox time for a
    * stranger), then the file is validated outside any transaction (it takes the sandbox a few
    * hundred ms); the version is numbered under the bot's row lock, which a retirement takes too,
-   * so two uploads get consecutive numbers and none lands on a bot retired meanwhile.
+   * so two uploads get consecutive numbers and none lands on a bot retired meanwhile. Each upload
+   * that gets that far takes one of the developer's upload tokens (429 when none is left), and the
+   * bot keeps at most `versionsPerBot` versions (keepWithinVersionCap).
    */
   async upload(developerId: string, botId: string, body: Uint8Array | string, contentType: string | null): Promise<UploadedCode> {
     const bot = await this.owners.findOwned(developerId, botId);
     refuseIfRetired(bot);
     if (bot.strategy) throw errors.conflict("BUILT_IN_BOT", "A built-in bot is played by the service by its strategy: it takes no code");
+    await this.takeUploadToken(developerId);
     const file = await validateUpload(body, this.sandbox, contentType);
     const createdAt = new Date(this.clock.now());
     const [row] = await this.db.transaction(async (tx) => {
       const [locked] = await tx.select({ retiredAt: bots.retiredAt }).from(bots).where(eq(bots.id, botId)).for("update");
       refuseIfRetired({ ...bot, retiredAt: locked.retiredAt?.toISOString() ?? null });
+      await this.keepWithinVersionCap(tx, botId);
       // An upload turns hosting (back) on: a match starting from now plays this version.
       await tx.update(bots).set({ unhostedAt: null }).where(eq(bots.id, botId));
       return tx
@@ -103,6 +118,7 @@ export class HostedCode {
         })
         .returning({ version: botCodeVersions.version });
     });
+    invariant(row.version >= 1, `bot ${botId}: version ${row.version}`);
     this.hostingChanged(botId, row.version);
     return { botId, version: row.version, sha256: file.sha256, bytes: file.bytes, createdAt: createdAt.toISOString() };
   }
@@ -129,6 +145,45 @@ export class HostedCode {
     });
     if (changed) this.hostingChanged(botId, null);
     return { botId, hosted: false, unhostedAt: unhostedAt.toISOString(), versions };
+  }
+
+  /** 429 RATE_LIMITED with Retry-After when the developer has no upload token left (nothing else happens). */
+  private async takeUploadToken(developerId: string): Promise<void> {
+    const verdict = await this.rules.uploads.take(developerId);
+    if (verdict.allowed) return;
+    const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+    const { quota, windowSeconds } = this.rules.uploads.policy;
+    throw new AppError(429, "RATE_LIMITED", `Too many uploads: at most ${quota} every ${windowSeconds} s per developer; retry in ${seconds} s`, { retryAfterSeconds: seconds, quota, windowSeconds }, { "Retry-After": String(seconds) });
+  }
+
+  /**
+   * Under the bot's row lock, before a new version is stored: when the bot already keeps
+   * `versionsPerBot` versions, its oldest versions no match played (none in match_players, none
+   * pinned to an open seat) and that are not current are deleted, as many as make room for one.
+   * A version a match played stays readable for that match's record: when those alone fill the
+   * cap, the upload is refused (409 TOO_MANY_VERSIONS) and nothing changes.
+   */
+  private async keepWithinVersionCap(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], botId: string): Promise<void> {
+    const cap = this.rules.versionsPerBot;
+    await tx.execute(sql`
+      delete from bot_code_versions v
+      where v.bot_id = ${botId} and v.version in (
+        select w.version from bot_code_versions w
+        where w.bot_id = ${botId}
+          and w.version < (select max(version) from bot_code_versions where bot_id = ${botId})
+          and not exists (select 1 from match_players mp where mp.bot_id = w.bot_id and mp.code_version = w.version)
+          and not exists (select 1 from seats s where s.bot_id = w.bot_id and s.status = 'open' and s.code_version = w.version)
+        order by w.version
+        limit greatest(0, (select count(*) from bot_code_versions where bot_id = ${botId}) - ${cap - 1})
+      )`);
+    const [{ kept }] = await queryRows<{ kept: number }>(tx, sql`select count(*)::int as kept from bot_code_versions where bot_id = ${botId}`);
+    if (kept >= cap) {
+      throw errors.conflict(
+        "TOO_MANY_VERSIONS",
+        `This bot keeps ${kept} versions, at most ${cap}, and every one a match played stays readable for that match's record: upload this code as a new bot`,
+        { versions: kept, maxVersions: cap },
+      );
+    }
   }
 
   /** GET /api/bots/:botId/code: the versions, newest first (the first is current). */

@@ -2,6 +2,10 @@
  * Upload validation for hosted bots, as a pure service function (the route that stores the
  * result comes later): size and type, build, load, and a smoke hand on the sample state. Any
  * failure is a 4xx AppError with what went wrong in details; nothing is returned to store.
+ *
+ * Validation never competes with match play for a worker: it runs in the sandbox's validation
+ * worker (Sandbox.open `validation`), and one upload at a time per node is validated (the others
+ * wait their turn), so a burst of uploads costs the tables at most one core's share.
  */
 import { createHash } from "node:crypto";
 import { AppError, errors } from "../../lib/errors.ts";
@@ -9,6 +13,23 @@ import { sampleHandStarted, sampleMatchStarted, sampleRequest } from "./sample.t
 import { bundleBot, SandboxOpenError, type Sandbox } from "./sandbox/index.ts";
 
 export const MAX_SOURCE_BYTES = 256 * 1024;
+export { MAX_BUNDLED_BYTES } from "./sandbox/bundle.ts";
+
+/** Uploads validated at once per node (the rest queue, in order). */
+const VALIDATIONS_AT_ONCE = 1;
+let validating = 0;
+const waiting: Array<() => void> = [];
+
+async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (validating >= VALIDATIONS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  validating++;
+  try {
+    return await work();
+  } finally {
+    validating--;
+    waiting.shift()?.();
+  }
+}
 
 /** Bot files come as JavaScript or TypeScript (either is built as TypeScript, a superset). */
 const MEDIA_TYPES: Record<string, "ts" | "js"> = {
@@ -50,12 +71,20 @@ export async function validateUpload(body: Uint8Array | string, sandbox: Sandbox
   // Postgres text cannot hold NUL (and no source file needs one).
   if (source.includes("\u0000")) throw errors.validation("The bot file contains a NUL character", { stage: "read" });
 
+  return oneAtATime(() => buildAndTry(source, language, bytes, sandbox));
+}
+
+async function buildAndTry(source: string, language: "ts" | "js", bytes: Uint8Array, sandbox: Sandbox): Promise<ValidatedUpload> {
   const built = await bundleBot(source, language);
+  if (!built.ok && built.tooLarge) {
+    const { bytes: bundledBytes, maxBytes } = built.tooLarge;
+    throw new AppError(413, "PAYLOAD_TOO_LARGE", `The bot file builds into a script over ${maxBytes} bytes: ${built.errors[0].message}`, { stage: "build", bundledBytes, maxBundledBytes: maxBytes, errors: built.errors });
+  }
   if (!built.ok) throw errors.validation("The bot file does not build", { stage: "build", errors: built.errors });
 
   let seat;
   try {
-    seat = await sandbox.open(built.code, { botId: "sample-hero" });
+    seat = await sandbox.open(built.code, { botId: "sample-hero", validation: true });
   } catch (error) {
     if (!(error instanceof SandboxOpenError)) throw error;
     throw errors.validation(`The bot file does not load: ${error.message}`, { stage: "load", kind: error.kind, error: error.message, logs: error.logs.slice(0, 20) });

@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../../db";
+import { anyOf, queryRows, type Db, type Queryable } from "../../db";
+import { matches } from "../../db/schema";
+import { recordedHands } from "../match-host/hand-store";
+import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import type { HandEvent } from "../../poker/hand-types";
 import { startingHandScore } from "../bots/built-ins";
 import { HOUSE_EMAIL } from "../bots/house";
@@ -164,7 +167,21 @@ interface DeveloperTally extends FoldCounts {
   matchesLost: number;
 }
 
-/** Matches read per batch of hands (each batch one query through the hands' primary key). */
+/**
+ * The hands of these matches, decoded from their stored form (match-host/recorded-hands.ts); a copy
+ * of a duplicate pair whose secret is not revealed yet (its twin still plays) is left out.
+ */
+async function storedHandsOf(db: Queryable, matchIds: string[]): Promise<Array<{ match_id: string; players: Array<{ seat: number; botId: string }>; events: HandEvent[] }>> {
+  const rows = await db.select().from(matches).where(anyOf(matches.id, matchIds));
+  const decoded = await Promise.all(
+    rows
+      .filter((match) => match.deckSecret !== null || match.config.seed !== undefined)
+      .map(async (match) => decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(db, match.id)).map((hand) => ({ match_id: match.id, players: hand.players, events: hand.events }))),
+  );
+  return decoded.flat();
+}
+
+/** Matches read per batch of hands. */
 const MATCHES_PER_BATCH = 50;
 
 export async function collusionReport(db: Db, policy: CollusionPolicy): Promise<CollusionReport> {
@@ -220,10 +237,7 @@ export async function collusionReport(db: Db, policy: CollusionPolicy): Promise<
   let hands = 0;
   for (let i = 0; i < shared.length; i += MATCHES_PER_BATCH) {
     const batch = shared.slice(i, i + MATCHES_PER_BATCH);
-    const rows = await queryRows<{ match_id: string; players: Array<{ seat: number; botId: string }>; events: HandEvent[] }>(
-      db,
-      sql`select match_id, history->'players' as players, history->'events' as events from hands where match_id = any(${sql.param(batch)}::text[])`,
-    );
+    const rows = await storedHandsOf(db, batch);
     for (const hand of rows) {
       hands += 1;
       const match = byMatch.get(hand.match_id)!;

@@ -1,39 +1,14 @@
-import type { HandConfig, HandEvent, HandState, PotAward } from "../../poker/hand-types";
+import type { HandState } from "../../poker/hand-types";
+import { storedHandOf, type StoredHand } from "../../poker/hand-record";
 import { exportPhh, playersInPhhOrder, type ExportableHand } from "../../poker/phh";
 import type { SeatRuntime, TableRuntime } from "./runtime";
 
-/** A completed hand as stored: who sat where, the hand's rules, every event with every card. */
-export interface StoredHand {
-  handNumber: number;
-  /** Seat of the button. */
-  button: number;
-  smallBlind: number;
-  bigBlind: number;
-  config: HandConfig;
-  players: Array<{ seat: number; botId: string; startingStack: number; finalStack: number }>;
-  board: number[];
-  events: HandEvent[];
-  pots: PotAward[];
-}
+/** A completed hand as stored and served: who sat where, the hand's rules, every event with every card (src/poker/hand-record.ts). */
+export type { StoredHand };
 
 /** The history of a finished hand; PHH text is derived from it when asked for, off the hot path. */
 export function handHistory(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState): StoredHand {
-  return {
-    handNumber: table.handNumber,
-    button: hand.seats[hand.button],
-    smallBlind: hand.config.smallBlind,
-    bigBlind: hand.config.bigBlind,
-    config: hand.config,
-    players: hand.seats.map((position, p) => ({
-      seat: position,
-      botId: inPlay[p].botId,
-      startingStack: hand.startingStacks[p],
-      finalStack: hand.result!.stacks[p],
-    })),
-    board: hand.board,
-    events: hand.events,
-    pots: hand.result!.pots,
-  };
+  return storedHandOf(table.handNumber, hand, (p) => inPlay[p].botId);
 }
 
 /** What a PHH file says of the match its hands come from: the specification's fields where one exists, ours `_`-prefixed. */

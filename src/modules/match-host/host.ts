@@ -19,6 +19,7 @@ import { closeWaitingPair, seatPair, unseatPair } from "../tables/twin-seating";
 import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
 import { builtInRng, dealSource } from "./deals";
 import { HandJournal } from "./journal";
+import { DeckSeal } from "./deck-seal";
 import { playMatch } from "./match-runner";
 import { abortTable } from "./persistence";
 import { assertTwinsTogether, MatchStarts } from "./twins";
@@ -46,6 +47,8 @@ export interface MatchHostDeps {
   fence?: () => FenceToken | null;
   /** Whether this node's lease provably stands: its tables deal and broadcast only then (absent: always). */
   leaseStanding?: LeaseStanding;
+  /** Seals running matches' deck secrets (absent: under the key kept in the database). */
+  deckSeal?: DeckSeal;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -72,6 +75,7 @@ export class MatchHost {
   /** Every match promise, so shutdown and tests can wait for them. */
   private readonly running = new Set<Promise<unknown>>();
   readonly journal: HandJournal;
+  private readonly deckSeal: DeckSeal;
   private expiry: ReturnType<typeof setInterval> | undefined;
   /** Set when this node joins its cluster: announces the tables hosted here. */
   relay: TableRelay | undefined;
@@ -94,7 +98,8 @@ export class MatchHost {
         this.unhost(table);
       },
     };
-    this.journal = new HandJournal(deps.db, deps.clock, deps.log, () => this.fence());
+    this.deckSeal = deps.deckSeal ?? new DeckSeal(deps.db, undefined);
+    this.journal = new HandJournal(deps.db, deps.clock, deps.log, this.deckSeal, () => this.fence());
     // A bot that left mid-match (or busted) is free once its cashout is written, not at the match's end.
     this.journal.onSeatsClosed = (tableId, closures) => {
       const table = this.hosted.get(tableId)?.table;
@@ -238,10 +243,10 @@ export class MatchHost {
     // A duplicate match of the one-match model (before issue 32) never plays on: its seats are cashed out at their last recorded stacks.
     for (const legacy of rows.filter(isLegacyDuplicate)) {
       this.deps.log(`table ${legacy.id}: a duplicate match of the one-match model is not resumed; aborted, its seats cashed out`);
-      await abortTable(this.deps.db, legacy.id, new Date(this.deps.clock.now()), this.fence());
+      await abortTable(this.deps.db, legacy.id, new Date(this.deps.clock.now()), { fence: this.fence() });
     }
     assertTwinsTogether(fresh, (tableId) => this.hosted.has(tableId));
-    for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs)) {
+    for (const table of await tablesToResume(this.deps.db, fresh, this.deps.timeBank.initialMs, this.deckSeal)) {
       for (const seat of table.seats.values()) this.tableOfBot.set(seat.botId, table.tableId);
       this.host(table, true);
     }
@@ -373,7 +378,7 @@ export class MatchHost {
     // What is already on its way to the database lands first; the rest of the table's hands are dropped.
     this.journal.release(table.tableId);
     await this.journal.flushed();
-    await abortTable(this.deps.db, table.tableId, new Date(this.deps.clock.now()), this.fence());
+    await abortTable(this.deps.db, table.tableId, new Date(this.deps.clock.now()), { fence: this.fence(), deckSecret: table.deckSecret });
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

@@ -8,6 +8,9 @@ import type { TableRuntime } from "./runtime";
 import { finishMatches, type FinishedMatch } from "./match-finish";
 import { FencedError, leaseHolds, type FenceToken } from "../cluster/lease";
 import { RESERVATION_BLOCK } from "./deal-guard";
+import { ChunkWriter } from "../../poker/hand-codec";
+import { CHUNK_BYTES } from "./hand-store";
+import type { DeckSeal } from "./deck-seal";
 
 /** Above this many unwritten hands, matches wait for the database (backpressure). */
 const MAX_PENDING_HANDS = 2_000;
@@ -38,6 +41,10 @@ export class HandJournal implements MatchStore {
   private writeWaiters: Array<() => void> = [];
   private readonly failures = new Map<string, unknown>();
   private ending: EndingMatch[] = [];
+  /** Each table's chunk in progress: its hands so far, encoded (the row is written again as it grows). */
+  private readonly chunkWriters = new Map<string, ChunkWriter>();
+  /** Tables whose chunk in progress has hands not yet handed to a write. */
+  private readonly unsentChunks = new Set<string>();
   private endingDrain: Promise<void> | null = null;
   /** A lost connection is waited out (writes are idempotent), not turned into aborted matches. */
   private readonly retry: RetryOptions;
@@ -48,6 +55,8 @@ export class HandJournal implements MatchStore {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: (message: string, error?: unknown) => void,
+    /** Seals a match's deck secret before it is stored (it is revealed only by the match's end). */
+    private readonly deckSeal: DeckSeal,
     /** This node's lease: every write lands only while it stands. */
     private readonly fence: () => FenceToken | null = () => null,
   ) {
@@ -62,15 +71,23 @@ export class HandJournal implements MatchStore {
 
   /** New matches' rows, in one transaction (the two copies of a duplicate pair start together: twins.ts). */
   async started(...started: TableRuntime[]): Promise<void> {
+    const rows = await Promise.all(
+      started.map(async (table) => {
+        const matchId = table.matchId!;
+        const seatBots = Array.from({ length: table.config.maxPlayers }, (_, position) => table.seats.get(position)?.botId ?? null);
+        const deckSecretSealed = table.deckSecret === null ? null : await this.deckSeal.seal(matchId, table.deckSecret);
+        return {
+          tableId: table.tableId,
+          matchId,
+          config: table.config,
+          startedAt: new Date(table.startedAt!),
+          deck: { deckCommitment: table.deckCommitment, deckSecretSealed, seatBots, handsReserved: RESERVATION_BLOCK, twinMatchId: table.twin?.matchId ?? null },
+        };
+      }),
+    );
     await markMatchesStarted(
       this.db,
-      started.map((table) => ({
-        tableId: table.tableId,
-        matchId: table.matchId!,
-        config: table.config,
-        startedAt: new Date(table.startedAt!),
-        deck: { deckCommitment: table.deckCommitment, deckSecret: table.deckSecret, handsReserved: RESERVATION_BLOCK, twinMatchId: table.twin?.matchId ?? null },
-      })),
+      rows,
       this.fence(),
       this.retry,
     );
@@ -89,6 +106,7 @@ export class HandJournal implements MatchStore {
       this.pending.set(tableId, batch);
     }
     if (hand) {
+      this.appendToChunk(tableId, batch, hand);
       batch.hands.push(hand);
       this.pendingHands += 1;
     }
@@ -98,6 +116,32 @@ export class HandJournal implements MatchStore {
       batch.closures.push(closure);
     }
     this.draining ??= this.drain();
+  }
+
+  /**
+   * Encodes the hand into its table's chunk in progress. A full chunk (or a gap in the numbers: a
+   * resume) is closed: its final bytes go with this batch, and the hand starts the next chunk.
+   */
+  private appendToChunk(tableId: string, batch: TableBatch, hand: HandRecord): void {
+    let writer = this.chunkWriters.get(tableId);
+    if (writer && (writer.byteLength >= CHUNK_BYTES || hand.number !== writer.last + 1)) {
+      if (this.unsentChunks.delete(tableId)) batch.chunks.push({ first: writer.first, last: writer.last, bytes: writer.bytes() });
+      writer = undefined;
+    }
+    if (!writer) {
+      const { smallBlind, bigBlind } = hand.history;
+      writer = new ChunkWriter({ smallBlind, bigBlind, explicitCards: hand.explicitCards });
+      this.chunkWriters.set(tableId, writer);
+    }
+    writer.append(hand.history);
+    this.unsentChunks.add(tableId);
+  }
+
+  /** A batch leaves for the database: its table's chunk in progress goes with it, as it stands now. */
+  private withChunkInProgress(batch: TableBatch): TableBatch {
+    const writer = this.chunkWriters.get(batch.tableId);
+    if (writer && this.unsentChunks.delete(batch.tableId)) batch.chunks.push({ first: writer.first, last: writer.last, bytes: writer.bytes() });
+    return batch;
   }
 
   /** Resolves when the backlog (the whole node's, and this table's) is small enough for play to go on. */
@@ -140,6 +184,8 @@ export class HandJournal implements MatchStore {
   release(tableId: string): void {
     this.take(tableId);
     this.failures.delete(tableId);
+    this.chunkWriters.delete(tableId);
+    this.unsentChunks.delete(tableId);
   }
 
   /** Resolves when everything recorded so far is written (shutdown, tests). */
@@ -152,7 +198,7 @@ export class HandJournal implements MatchStore {
     if (!batch) return undefined;
     this.pending.delete(tableId);
     this.pendingHands -= batch.hands.length;
-    return batch;
+    return this.withChunkInProgress(batch);
   }
 
   private async drain(): Promise<void> {
@@ -160,7 +206,7 @@ export class HandJournal implements MatchStore {
     await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       while (this.pending.size > 0) {
-        const batches = [...this.pending.values()];
+        const batches = [...this.pending.values()].map((batch) => this.withChunkInProgress(batch));
         this.pending = new Map();
         this.pendingHands = 0;
         const write = writeBatches(this.db, batches, new Date(this.clock.now()), this.fence(), this.retry);

@@ -34,11 +34,18 @@ export async function finishMatches(db: Db, finished: FinishedMatch[], fence: Fe
   const write = (attempt: number) =>
     db.transaction(async (tx) => {
       await assertLease(tx, fence, finished.map((f) => f.outcome.tableId));
-      const rating = await ratingPending(tx, finished.map((f) => f.outcome));
+      const ends = await pairEnds(tx, finished.map((f) => f.outcome));
       const pending = attempt > 1 ? await notCompleted(tx, finished) : finished;
-      if (pending.length > 0) await writeFinishes(tx, pending, rating);
+      if (pending.length > 0) await writeFinishes(tx, pending, ends);
     });
   await retryTransient(write, retry);
+}
+
+/** How the finishing matches end their pairs: which are marked for the ratings applier, and (for copies of a duplicate pair) whether the pair has ended with them. */
+interface PairEnds {
+  ratingPending: Map<string, boolean>;
+  /** A copy of a duplicate pair: true when its twin has ended too (absent for a match of no pair). */
+  pairEnded: Map<string, boolean>;
 }
 
 /**
@@ -47,13 +54,15 @@ export async function finishMatches(db: Db, finished: FinishedMatch[], fence: Fe
  * are recorded: the copy recorded second is marked (both in this transaction: the later id), and
  * ratings/store.ts reads both copies' hands for it. A copy whose twin ended otherwise (aborted) is
  * rated alone; one whose twin still plays, or has yet to start, waits: the twin's finish, or its
- * abort, marks it then. The pairs' locks are taken first (persistence.ts `lockPairs`, as an abort
- * takes them): two copies finishing at once in two transactions cannot both see the other playing.
+ * abort, marks it then. The same decides when the pair's deck secret is revealed: with the copy that
+ * ends second. The pairs' locks are taken first (persistence.ts `lockPairs`, as an abort takes them):
+ * two copies finishing at once in two transactions cannot both see the other playing.
  */
-async function ratingPending(tx: Tx, outcomes: MatchOutcome[]): Promise<Map<string, boolean>> {
-  const pending = new Map(outcomes.map((o) => [o.matchId, o.rated]));
+async function pairEnds(tx: Tx, outcomes: MatchOutcome[]): Promise<PairEnds> {
+  const ratingPending = new Map(outcomes.map((o) => [o.matchId, o.rated]));
+  const pairEnded = new Map<string, boolean>();
   const copies = outcomes.filter((o) => o.twinMatchId);
-  if (copies.length === 0) return pending;
+  if (copies.length === 0) return { ratingPending, pairEnded };
   await lockPairs(tx, copies.map((o) => o.tableId));
   const twins = await queryRows<{ id: string; status: string }>(
     tx,
@@ -62,13 +71,15 @@ async function ratingPending(tx: Tx, outcomes: MatchOutcome[]): Promise<Map<stri
   const twinTableStatus = new Map(twins.map((row) => [row.id, row.status]));
   for (const copy of copies) {
     const twin = copy.twinMatchId!;
-    const twinEnded = pending.has(twin) ? copy.matchId > twin : !["waiting", "running"].includes(twinTableStatus.get(copy.tableId) ?? "running");
-    pending.set(copy.matchId, copy.rated && twinEnded);
+    // Both copies ending in this transaction: the later id is "second".
+    const twinEnded = ratingPending.has(twin) ? copy.matchId > twin : !["waiting", "running"].includes(twinTableStatus.get(copy.tableId) ?? "running");
+    ratingPending.set(copy.matchId, copy.rated && twinEnded);
+    pairEnded.set(copy.matchId, twinEnded || ratingPending.has(twin));
   }
-  return pending;
+  return { ratingPending, pairEnded };
 }
 
-async function writeFinishes(tx: Tx, finished: FinishedMatch[], ratingPendingOf: Map<string, boolean>): Promise<void> {
+async function writeFinishes(tx: Tx, finished: FinishedMatch[], ends: PairEnds): Promise<void> {
   const outcomes = finished.map((f) => f.outcome);
   // Records first, money last: the developers' balance rows, locked by the cashouts, are then held
   // for one pipelined round trip and the commit, so other writers sharing developers wait least.
@@ -89,13 +100,22 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[], ratingPendingOf:
     ended_at: o.endedAt.toISOString(),
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
     // A rated match is applied to the ratings after the commit, off the hot path (ratings/applier.ts).
-    rating_pending: ratingPendingOf.get(o.matchId) ?? false,
+    rating_pending: ends.ratingPending.get(o.matchId) ?? false,
+    // The deck secret is revealed (the fairness record) and its sealed copy goes, once nothing that
+    // deals from it still plays: for a copy of a duplicate pair, once both copies have ended.
+    deck_secret: ends.pairEnded.get(o.matchId) === false ? null : (o.deckSecret ?? null),
+    // The twin, ended before this copy, is revealed with it (the same secret).
+    twin_id: ends.pairEnded.get(o.matchId) === true ? (o.twinMatchId ?? null) : null,
   }));
   await Promise.all([
     ...batchStatements(tx, batches, latestEnd),
-    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms, rating_pending = x.rating_pending
-      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, voided_hands int[], winners jsonb, ended_at timestamptz, duration_ms bigint, rating_pending boolean)
+    tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms, rating_pending = x.rating_pending,
+        deck_secret = coalesce(x.deck_secret, matches.deck_secret), deck_secret_sealed = case when x.deck_secret is null then matches.deck_secret_sealed end
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(id text, hands_played int, voided_hands int[], winners jsonb, ended_at timestamptz, duration_ms bigint, rating_pending boolean, deck_secret text)
       where matches.id = x.id`),
+    tx.execute(sql`update matches set deck_secret = x.deck_secret, deck_secret_sealed = null
+      from jsonb_to_recordset(${JSON.stringify(records.filter((r) => r.twin_id !== null && r.deck_secret !== null))}::jsonb) as x(twin_id text, deck_secret text)
+      where matches.id = x.twin_id and matches.status = 'completed'`),
   ]);
 }
 

@@ -100,7 +100,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     settleHand(table, inPlay, hand);
     const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
     const closures = removeSeats(table, (s) => s.chips === 0 || s.leaving);
-    record({ number: table.handNumber, history: handHistory(table, inPlay, hand) }, stacks, closures);
+    record({ number: table.handNumber, history: handHistory(table, inPlay, hand), explicitCards: table.deckSecret === null }, stacks, closures);
     invariant(
       chipsOnTable(table) + table.departed.reduce((sum, s) => sum + s.finalChips, 0) === totalChips,
       `table ${table.tableId}: chips must be conserved across hands`,
@@ -126,6 +126,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     tableId: table.tableId,
     handsPlayed: handsPlayedAt(table),
     voidedHands: table.voidedHands,
+    deckSecret: table.deckSecret,
     startedAt: new Date(table.startedAt!),
     endedAt: new Date(endedAt),
     players,

@@ -1,7 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
-import { developers, hands, matches, seats, tables, type TableConfig } from "../../db/schema";
+import { developers, matches, seats, tables, type TableConfig } from "../../db/schema";
+import type { StoredHand } from "../../poker/hand-record";
+import { upsertChunks } from "./hand-store";
+import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
 import { cashoutWithin } from "../credits/ledger";
 import { assertLease, FencedError, leaseHolds, ownedTables, type FenceToken } from "../cluster/lease";
@@ -16,7 +19,9 @@ export interface SeatClosure {
 
 export interface HandRecord {
   number: number;
-  history: unknown;
+  history: StoredHand;
+  /** The match deals from a seed (no deck secret): its stored hands carry their cards. */
+  explicitCards: boolean;
 }
 
 /** One table's share of a write: completed hands, the stacks after them, and seats that left. */
@@ -24,6 +29,8 @@ export interface TableBatch {
   tableId: string;
   matchId: string;
   hands: HandRecord[];
+  /** The hands as stored: each chunk they were appended to, as it stands after them (journal.ts). */
+  chunks: StoredChunk[];
   /** seatId → chips after the last hand in the batch, for seats still at the table. */
   stacks: Map<string, number>;
   closures: SeatClosure[];
@@ -53,6 +60,8 @@ export interface MatchOutcome {
   players: MatchPlayerRecord[];
   /** Seats still open at the end: cashed out in the same transaction as the record. */
   finalClosures: SeatClosure[];
+  /** The deck secret, revealed by the match's record (null: seeded). */
+  deckSecret?: string | null;
   /** false for a seeded match: whoever knows the seed knows every card, so it never counts toward statistics. */
   ranked: boolean;
   /** Counts toward skill ratings: ranked, and bots of at least two developers (no rating from self-play). */
@@ -62,7 +71,7 @@ export interface MatchOutcome {
 }
 
 export function emptyBatch(tableId: string, matchId: string): TableBatch {
-  return { tableId, matchId, hands: [], stacks: new Map(), closures: [] };
+  return { tableId, matchId, hands: [], chunks: [], stacks: new Map(), closures: [] };
 }
 
 /**
@@ -76,8 +85,9 @@ export async function markMatchStarted(
   config: TableConfig,
   startedAt: Date,
   /**
-   * The deck's commitment and secret, the first block of hand numbers it may deal (deal-guard.ts),
-   * and the other copy's match for a copy of a duplicate pair (null otherwise).
+   * The deck's commitment and its secret sealed (deck-seal.ts; never the secret itself), the bot at
+   * each seat, the first block of hand numbers it may deal (deal-guard.ts), and the other copy's
+   * match for a copy of a duplicate pair (null otherwise).
    */
   deck: StartedMatch["deck"],
   fence: FenceToken | null = null,
@@ -92,7 +102,7 @@ export interface StartedMatch {
   matchId: string;
   config: TableConfig;
   startedAt: Date;
-  deck: { deckCommitment: string | null; deckSecret: string | null; handsReserved: number; twinMatchId?: string | null };
+  deck: { deckCommitment: string | null; deckSecretSealed: string | null; seatBots: Array<string | null>; handsReserved: number; twinMatchId?: string | null };
 }
 
 /**
@@ -116,34 +126,21 @@ export async function markMatchesStarted(db: Db, started: StartedMatch[], fence:
 }
 
 /**
- * The statements that write any number of tables' batches: three, whatever the count (each takes
+ * The statements that write any number of tables' batches: two, whatever the count (each takes
  * its rows as a few array or json parameters, so the SQL never changes and stays prepared), plus
  * the lock of the developers who cash out and one statement per cashout. They are issued at once,
  * in this order, and pipelined on the transaction's connection: the server runs them in order, and
- * no round trip waits for the one before.
+ * no round trip waits for the one before. A running match's row is not written per batch: the hands
+ * it has recorded are counted from their chunks (hand-store.ts `handsRecordedOf`), and its end
+ * writes its count (a row of ~0.5 KB written again each flush was most of a match's own bytes).
  */
 export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
   const closures = batches
     .flatMap((batch) => batch.closures.map((closure) => ({ batch, closure })))
     .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || compareIds(a.closure.seatId, b.closure.seatId));
   const statements: Promise<unknown>[] = [];
-  const handRows = batches.flatMap((b) => b.hands.map((h) => ({ matchId: b.matchId, number: h.number, history: h.history })));
-  if (handRows.length > 0) {
-    // The histories as one text, a line each (JSON text never holds a raw newline): Postgres splits
-    // it and reads each history once, where one JSON document of every row is parsed whole first.
-    statements.push(
-      tx.execute(sql`insert into hands (match_id, number, history, created_at)
-        select x.match_id, x.number, x.history::json, ${now.toISOString()}::timestamptz
-        from unnest(${sql.param(handRows.map((r) => r.matchId))}::text[], ${sql.param(handRows.map((r) => r.number))}::int[],
-          string_to_array(${handRows.map((r) => JSON.stringify(r.history)).join("\n")}::text, E'\n')) as x(match_id, number, history)
-        on conflict (match_id, number) do nothing`),
-    );
-    const counts = batches.filter((b) => b.hands.length > 0).map((b) => ({ id: b.matchId, n: b.hands[b.hands.length - 1].number }));
-    statements.push(
-      tx.execute(sql`update matches set hands_played = x.n
-        from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as x(id text, n int) where matches.id = x.id`),
-    );
-  }
+  const chunks = batches.flatMap((b) => b.chunks.map((chunk) => ({ ...chunk, matchId: b.matchId })));
+  if (chunks.length > 0) statements.push(upsertChunks(tx, chunks));
   const stacks = batches.flatMap((b) => [...b.stacks].map(([id, chips]) => ({ id, chips })));
   if (stacks.length > 0) {
     statements.push(
@@ -204,11 +201,21 @@ async function withOpenClosures(tx: Tx, batches: TableBatch[]): Promise<TableBat
  * After a crash (or a failed match): every open seat of the table is cashed out at its chips
  * after the last completed hand, the match is marked aborted (no stats change), and so is the table.
  */
-export function abortTable(db: Queryable, tableId: string, now: Date, fence: FenceToken | null = null, retry: RetryOptions = {}): Promise<number> {
-  return retryTransient(() => abortTableOnce(db, tableId, now, fence), retry);
+export function abortTable(
+  db: Queryable,
+  tableId: string,
+  now: Date,
+  options: {
+    fence?: FenceToken | null;
+    /** The match's deck secret, as the host holds it: a copy of a duplicate pair whose twin completed reveals the twin's record with it (the pair has ended). */
+    deckSecret?: string | null;
+    retry?: RetryOptions;
+  } = {},
+): Promise<number> {
+  return retryTransient(() => abortTableOnce(db, tableId, now, options.fence ?? null, options.deckSecret ?? null), options.retry ?? {});
 }
 
-async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: FenceToken | null): Promise<number> {
+async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: FenceToken | null, deckSecret: string | null): Promise<number> {
   return db.transaction(async (tx) => {
     await assertLease(tx, fence, [tableId]);
     // A copy of a duplicate pair: its pair's lock first, as a finish takes it (match-finish.ts); then its twin's match, if it has one yet.
@@ -227,7 +234,7 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
       await cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
     if (table.matchId) await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
-    if (twin !== null) await rateTwinAlone(tx, twin);
+    if (twin !== null) await endPairWithTwin(tx, twin, deckSecret);
     await tx.update(tables).set({ status: "aborted" }).where(eq(tables.id, tableId));
     return open.length;
   });
@@ -253,20 +260,20 @@ export async function lockPairs(tx: Tx, tableIds: string[]): Promise<void> {
 
 /**
  * A copy of a duplicate pair was aborted: its twin, if it completed already (waiting to be rated
- * with this one), is rated alone: its own hands (ratings/store.ts leaves an aborted twin's out).
+ * with this one, its secret still sealed), is revealed and rated alone: its own hands
+ * (ratings/store.ts leaves an aborted twin's out).
  */
-async function rateTwinAlone(tx: Tx, twin: string): Promise<void> {
+async function endPairWithTwin(tx: Tx, twin: string, deckSecret: string | null): Promise<void> {
+  // Its secret was kept sealed while this copy still played on it (match-finish.ts): the pair has ended now.
+  if (deckSecret !== null) {
+    await tx.execute(sql`update matches set deck_secret = ${deckSecret}, deck_secret_sealed = null where id = ${twin} and status = 'completed' and deck_secret is null`);
+  }
   await tx.execute(sql`update matches set rating_pending = true
     where id = ${twin} and status = 'completed' and rated_seq is null and not rating_pending and config->>'seed' is null
       and (select count(distinct developer_id) from match_players where match_id = ${twin}) > 1`);
 }
 
-/** Hands recorded per match: what a table another process hosts (or hosted) has played. */
-export async function handsRecordedOf(db: Queryable, matchIds: string[]): Promise<Map<string, number>> {
-  if (matchIds.length === 0) return new Map();
-  const rows = await db.select({ matchId: hands.matchId, n: sql<number>`count(*)::int` }).from(hands).where(anyOf(hands.matchId, matchIds)).groupBy(hands.matchId);
-  return new Map(rows.map((r) => [r.matchId, Number(r.n)]));
-}
+export { handsRecordedOf } from "./hand-store";
 
 export async function openSeatsOf(db: Queryable, tableIds: string[]) {
   if (tableIds.length === 0) return [];

@@ -1,8 +1,10 @@
-import { asc, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { anyOf, type Db } from "../../db/index";
-import { bots, hands, matches, seats, tables } from "../../db/schema";
+import { bots, matches, seats, tables } from "../../db/schema";
 import type { BuiltInStrategy } from "../bots/model";
-import type { StoredHand } from "./hand-history";
+import type { DeckSeal } from "./deck-seal";
+import { recordedHands } from "./hand-store";
+import { decodeRecorded, matchDealOf } from "./recorded-hands";
 import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "./runtime";
 
 type TableRow = typeof tables.$inferSelect;
@@ -21,7 +23,7 @@ export function isLegacyDuplicate(row: TableRow): boolean {
  * none is dealt again, their chips are back in the stacks of the last recorded hand, and the
  * resumption names them (match_resumed, the fairness record, the replay page).
  */
-export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: number): Promise<TableRuntime[]> {
+export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: number, deckSeal: DeckSeal): Promise<TableRuntime[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const seatRows = await db.select().from(seats).where(anyOf(seats.tableId, ids));
@@ -47,7 +49,7 @@ export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: numbe
     const twin = row.twinId === null ? null : { copy: row.copy as 1 | 2, tableId: row.twinId, matchId: null };
     const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config, row.ladder, twin);
     for (const seat of seatRows.filter((s) => s.tableId === row.id && s.status === "open")) table.seats.set(seat.position!, seatOf(seat));
-    if (row.status === "running" && row.matchId) recorded.set(table, await resumeMatchState(db, table, row.matchId, seatRows.filter((s) => s.tableId === row.id), seatOf));
+    if (row.status === "running" && row.matchId) recorded.set(table, await resumeMatchState(db, table, row.matchId, seatRows.filter((s) => s.tableId === row.id), seatOf, deckSeal));
     result.push(table);
   }
   alignTwins(recorded);
@@ -73,13 +75,13 @@ function alignTwins(recorded: Map<TableRuntime, number[]>): void {
 }
 
 /** The running match's state from its rows; returns the numbers of its recorded hands. */
-async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime): Promise<number[]> {
+async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime, deckSeal: DeckSeal): Promise<number[]> {
   const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
   table.status = "running";
   table.matchId = matchId;
   if (table.twin) table.twin.matchId = match.twinMatchId;
   table.startedAt = match.startedAt.getTime();
-  table.deckSecret = match.deckSecret;
+  table.deckSecret = await deckSeal.secretOf(match);
   table.deckCommitment = match.deckCommitment;
   // Seats that left or busted during the match were cashed out then: they are its departed players.
   for (const row of tableSeats) {
@@ -87,10 +89,14 @@ async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, ta
       table.departed.push({ ...seatOf(row), finalChips: row.cashout ?? 0 });
     }
   }
-  const recorded = await db.select({ number: hands.number, history: hands.history }).from(hands).where(eq(hands.matchId, matchId)).orderBy(asc(hands.number));
+  // A match started before its seats were recorded with it (issue 35) gets them now: its hands are stored by seat.
+  if (match.seatBots === null) {
+    match.seatBots = Array.from({ length: table.config.maxPlayers }, (_, position) => [...table.seats.values(), ...table.departed].find((s) => s.position === position)?.botId ?? null);
+    await db.update(matches).set({ seatBots: match.seatBots }).where(and(eq(matches.id, matchId), isNull(matches.seatBots)));
+  }
+  const recorded = decodeRecorded(matchDealOf(match, table.deckSecret), await recordedHands(db, matchId));
   const players = new Map([...table.seats.values(), ...table.departed].map((s) => [s.botId, s]));
-  for (const { history } of recorded) {
-    const hand = history as StoredHand;
+  for (const hand of recorded) {
     const winners = new Set(hand.pots.flatMap((pot) => pot.winners));
     for (const p of hand.players) {
       const seat = players.get(p.botId);
@@ -100,10 +106,10 @@ async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, ta
     }
   }
   const last = recorded.at(-1);
-  table.buttonPosition = last ? (last.history as StoredHand).button : null;
+  table.buttonPosition = last ? last.button : null;
   table.handsReserved = match.handsReserved;
-  const numbers = recorded.map((h) => h.number);
-  voidUnrecorded(table, numbers, firstUndealtNumber(last?.number ?? 0, match.handsReserved) - 1);
+  const numbers = recorded.map((h) => h.handNumber);
+  voidUnrecorded(table, numbers, firstUndealtNumber(last?.handNumber ?? 0, match.handsReserved) - 1);
   return numbers;
 }
 

@@ -1,11 +1,13 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db } from "../../db";
-import { hands, matches, matchPlayers } from "../../db/schema";
+import { matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { descending, idCursor, keysetPage, PAGE, pageOf } from "../../lib/paging";
 import { formatCard, UNKNOWN_CARD } from "@poker-bots/core/cards";
 import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
 import { phhOfHands, type StoredHand } from "../match-host/hand-history";
+import { recordedHands, recordedNumbers } from "../match-host/hand-store";
+import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
 type MatchRow = typeof matches.$inferSelect;
@@ -35,7 +37,11 @@ function withCardNames(event: Record<string, unknown>): Record<string, unknown> 
 }
 
 export class Matches {
-  constructor(private readonly db: Db) {}
+  /** `archiveDir`: HANDS_ARCHIVE_DIR, where archived months of hands are read from (hand-archive.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly archiveDir?: string,
+  ) {}
 
   /** Completed matches, newest first (ties by id), `before` a matchId cursor, `botId` filter. */
   async list(query: { limit?: number; before?: string; botId?: string }) {
@@ -70,21 +76,20 @@ export class Matches {
     return { ownBots: new Set(own.map((row) => row.botId)) };
   }
 
-  /** Up to `limit` hands after hand number `after`, in order (`number` is the key; the cursor), as `visibility` shows them. */
-  private async handRows(matchId: string, after: number, limit: number, visibility: Visibility): Promise<Array<{ number: number; hand: StoredHand }>> {
-    const rows = await this.db
-      .select({ number: hands.number, history: hands.history })
-      .from(hands)
-      .where(and(eq(hands.matchId, matchId), gt(hands.number, after)))
-      .orderBy(asc(hands.number))
-      .limit(limit);
-    return rows.map((row) => ({ number: row.number, hand: visibleHand(row.history as StoredHand, visibility) }));
+  /**
+   * Up to `limit` hands after hand number `after`, in order (`number` is the key; the cursor), as
+   * `visibility` shows them: decoded from their stored form with the match's revealed deck secret.
+   */
+  private async handRows(match: MatchRow, after: number, limit: number, visibility: Visibility): Promise<Array<{ number: number; hand: StoredHand }>> {
+    const hands = decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(this.db, match.id, after, limit, this.archiveDir), after, limit);
+    return hands.map((hand) => ({ number: hand.handNumber, hand: visibleHand(hand, visibility) }));
   }
 
   /** One page of hands as JSON; `next` is the cursor of the following page when more remain. */
   async handsJson(matchId: string, page: HandsPage, viewerId: string | null = null) {
     const match = await this.completedRow(matchId);
-    const rows = await this.handRows(matchId, page.after, page.limit + 1, await this.visibilityFor(matchId, viewerId));
+    await this.refuseWhileTwinPlays(match, "Hand histories");
+    const rows = await this.handRows(match, page.after, page.limit + 1, await this.visibilityFor(matchId, viewerId));
     const found = pageOf(rows, page.limit, (last) => last.number);
     return {
       body: {
@@ -108,23 +113,18 @@ export class Matches {
    */
   async handsPhh(matchId: string, page: HandsPage, viewerId: string | null = null): Promise<{ stream: ReadableStream<Uint8Array>; next: number | null }> {
     const match = await this.completedRow(matchId);
+    await this.refuseWhileTwinPlays(match, "Hand histories");
     const visibility = await this.visibilityFor(matchId, viewerId);
     // The page's last hand number, and whether any hand follows it, decide the Link before streaming.
-    const edge = await this.db
-      .select({ number: hands.number })
-      .from(hands)
-      .where(and(eq(hands.matchId, matchId), gt(hands.number, page.after)))
-      .orderBy(asc(hands.number))
-      .offset(page.limit - 1)
-      .limit(2);
-    const last = edge[0]?.number ?? Number.MAX_SAFE_INTEGER;
+    const edge = (await recordedNumbers(this.db, matchId, page.after, page.limit + 1)).slice(page.limit - 1);
+    const last = edge[0] ?? Number.MAX_SAFE_INTEGER;
     const set = { matchId, tableId: match.tableId, seeded: match.config.seed !== undefined, seatCount: match.config.maxPlayers };
     const encoder = new TextEncoder();
     let cursor = page.after;
     let first = true;
     const stream = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
-        const batch = (await this.handRows(matchId, cursor, PHH_BATCH, visibility)).filter((row) => row.number <= last);
+        const batch = (await this.handRows(match, cursor, PHH_BATCH, visibility)).filter((row) => row.number <= last);
         if (batch.length === 0) return controller.close();
         cursor = batch[batch.length - 1].number;
         const text = phhOfHands(set, batch.map((row) => row.hand));
@@ -143,17 +143,25 @@ export class Matches {
    */
   async fairness(matchId: string) {
     const row = await this.completedRow(matchId);
+    await this.refuseWhileTwinPlays(row, "Fairness record");
     if (row.deckSecret === null || row.deckCommitment === null) throw errors.notFound("Fairness record (a seeded match deals from its seed)");
-    if (row.twinMatchId !== null) {
-      // The other copy's table: waiting to start, or running, it has cards of this secret still to deal.
-      const [twin] = await queryRows<{ status: string }>(this.db, sql`select tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = ${row.tableId}`);
-      if (twin && (twin.status === "waiting" || twin.status === "running")) {
-        throw errors.notFound("Fairness record (the other copy of this duplicate match still plays on the same secret)");
-      }
-    }
     // A duplicate match recorded before issue 32 was one match dealing each deck twice: its own rule.
     const algorithm = row.config.duplicate && row.twinMatchId === null ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
     return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands, twinMatchId: row.twinMatchId };
+  }
+
+  /**
+   * A copy of a duplicate pair whose other copy is still waiting or running: that copy has cards of
+   * this match's secret still to deal, so neither the secret nor this copy's hands (their boards and
+   * shown cards are the other copy's) are served yet, and the secret is still sealed (match-finish.ts
+   * reveals it with the copy that ends second).
+   */
+  private async refuseWhileTwinPlays(row: MatchRow, what: string): Promise<void> {
+    if (row.twinMatchId === null) return;
+    const [twin] = await queryRows<{ status: string }>(this.db, sql`select tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = ${row.tableId}`);
+    if (twin && (twin.status === "waiting" || twin.status === "running")) {
+      throw errors.notFound(`${what} (the other copy of this duplicate match still plays on the same decks: served once it ends)`);
+    }
   }
 
   private async completedRow(matchId: string): Promise<MatchRow> {

@@ -96,6 +96,9 @@ export function instrument(metrics: Metrics, services: Instrumented, bus: Pick<B
   const { sandbox } = hostedPlay;
   metrics.sampledCounter("poker_hosted_preemptions_total", "Hosted bots' calls stopped because they held up another match's bot on a shared worker (each seat then moved to a worker of its own)", () => sandbox.counts().preemptions);
   metrics.sampledCounter("poker_hosted_worker_replacements_total", "Sandbox worker threads replaced (a worker that hung past a call's hard limit, or crashed)", () => sandbox.counts().workerReplacements);
+  metrics.sampledCounter("poker_hosted_worker_recycles_total", "Sandbox worker threads ended because their memory had grown and they held no bot (the memory returned)", () => sandbox.counts().workerRecycles);
+  metrics.sampled("poker_hosted_sandbox_memory_bytes", "The sandbox workers' WebAssembly memory on this node (bounded by SANDBOX_MEMORY_MIB)", [], () => [[{}, sandbox.memoryInUse().totalBytes]]);
+  metrics.sampled("poker_hosted_sandbox_heavy_memory_bytes", "The part of it hosted bots grew past their first 8 MiB (bounded by half of SANDBOX_MEMORY_MIB)", [], () => [[{}, sandbox.memoryInUse().heavyBytes]]);
 
   observeRetries((cause) => metrics.dbRetries.inc({ cause }));
   metrics.sampled("poker_nats_connected", "1 while this node reaches the NATS server (a single process without NATS reports 1)", [], () => [[{}, (bus?.reachable ?? true) ? 1 : 0]]);

@@ -13,7 +13,8 @@ import { RATINGS_APPLY_BATCH, RATINGS_BUSY_CPU, RATINGS_BUSY_WINDOW_MS, RATINGS_
 import type { Db } from "../../db";
 import type { Log } from "../../lib/log";
 import { LuckThread, UnratableMatch } from "./luck-thread";
-import { applyPendingMatches, pendingMatches, recordedMatchText, type ComputedMatch } from "./store";
+import { applyPendingMatches, pendingMatches, recordedMatchStored, type ComputedMatch } from "./store";
+import type { StoredMatchPart } from "../match-host/recorded-hands";
 
 export class RatingsApplier {
   private readonly luck = new LuckThread();
@@ -88,8 +89,8 @@ export class RatingsApplier {
     for (const matchId of ids) {
       await this.yieldToPlay(found);
       if (this.stopped) break;
-      const { botIds, histories } = await recordedMatchText(this.deps.db, matchId);
-      computed.push({ matchId, results: await this.resultsOf(matchId, botIds, histories) });
+      const { botIds, parts } = await recordedMatchStored(this.deps.db, matchId);
+      computed.push({ matchId, results: await this.resultsOf(matchId, botIds, parts) });
     }
     await applyPendingMatches(this.deps.db, computed);
     return ids.length;
@@ -125,9 +126,9 @@ export class RatingsApplier {
     return { at: performance.now(), cpuMicros: cpu.user + cpu.system, luckMs: this.luck.computeMs };
   }
 
-  private async resultsOf(matchId: string, botIds: string[], histories: string[]): Promise<ComputedMatch["results"]> {
+  private async resultsOf(matchId: string, botIds: string[], parts: StoredMatchPart[]): Promise<ComputedMatch["results"]> {
     try {
-      return await this.luck.results(botIds, histories);
+      return await this.luck.results(botIds, parts);
     } catch (error) {
       if (!(error instanceof UnratableMatch)) throw error;
       // Its histories break an invariant of the adjustment: retrying would fail the same way and hold up every later match.

@@ -1,5 +1,6 @@
 /** The applier's side of luck-worker.ts: one worker thread, started at the first match, ended by close(). */
 import type { MatchResult } from "./skill";
+import type { StoredMatchPart } from "../match-host/recorded-hands";
 
 const WORKER_URL = new URL("./luck-worker.ts", import.meta.url).href;
 
@@ -18,13 +19,13 @@ export class LuckThread {
   /** Milliseconds the worker spent computing so far (the applier leaves them out when it asks how busy play is). */
   computeMs = 0;
 
-  /** The match's results per player (luck.ts `matchResultsOf`) from its histories' JSON text, parsed and computed off this thread. */
-  results(botIds: string[], histories: string[]): Promise<MatchResult[]> {
+  /** The match's results per player (luck.ts `matchResultsOf`) from its hands as stored, decoded and computed off this thread. */
+  results(botIds: string[], parts: StoredMatchPart[]): Promise<MatchResult[]> {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, botIds, histories });
+      worker.postMessage({ id, botIds, parts });
     });
   }
 

@@ -4,9 +4,11 @@
  */
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
-import { botRatings, matches, matchPlayers } from "../../db/schema";
+import { botRatings, matches, matchPlayers, tables } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
 import type { StoredHand } from "../match-host/hand-history";
+import { recordedHands } from "../match-host/hand-store";
+import { decodeParts, matchDealOf, type StoredMatchPart } from "../match-host/recorded-hands";
 import { matchResultsOf } from "./luck";
 import { applyMatch, conservativeRating, priorRating, type BotRating, type MatchResult } from "./skill";
 
@@ -27,32 +29,34 @@ export async function pendingMatches(db: Queryable, limit: number): Promise<stri
 }
 
 /** What a recorded match's rating is computed from: its players (by position) and its hand histories in hand order. */
-export async function recordedMatch(db: Queryable, matchId: string): Promise<{ botIds: string[]; hands: StoredHand[] }> {
-  const { botIds, histories } = await recordedMatchText(db, matchId);
-  return { botIds, hands: histories.map((text) => JSON.parse(text) as StoredHand) };
+export async function recordedMatch(db: Queryable, matchId: string, archiveDir?: string): Promise<{ botIds: string[]; hands: StoredHand[] }> {
+  const { botIds, parts } = await recordedMatchStored(db, matchId, archiveDir);
+  return { botIds, hands: decodeParts(parts) };
 }
 
 /**
- * The same, each history as its stored JSON text: the applier's worker thread parses it, not the
- * event loop. A copy of a duplicate pair is rated with its twin when the twin completed (the pair is
- * one rated match: docs/RATINGS.md): the hands of both copies, copy 1's then copy 2's, each in hand
- * order; a twin that was aborted is left out. The applier and the rebuild both read through here.
+ * The same as stored (chunks, JSON rows), with what decodes them: the applier's worker thread
+ * decodes, not the event loop. A copy of a duplicate pair is rated with its twin when the twin
+ * completed (the pair is one rated match: docs/RATINGS.md): the hands of both copies, copy 1's then
+ * copy 2's, each in hand order; a twin that was aborted is left out. The applier and the rebuild
+ * both read through here.
  */
-export async function recordedMatchText(db: Queryable, matchId: string): Promise<{ botIds: string[]; histories: string[] }> {
+export async function recordedMatchStored(db: Queryable, matchId: string, archiveDir?: string): Promise<{ botIds: string[]; parts: StoredMatchPart[] }> {
   const pair = await queryRows<{ id: string }>(
     db,
-    sql`select m.id from matches m where m.id = ${matchId}
-        union all select t.id from matches m join matches t on t.id = m.twin_match_id where m.id = ${matchId} and t.status = 'completed'`,
+    sql`select m.id from matches m join tables t on t.id = m.table_id where m.id = ${matchId}
+        union all select tw.id from matches m join matches tw on tw.id = m.twin_match_id join tables t on t.id = tw.table_id
+          where m.id = ${matchId} and tw.status = 'completed'`,
   );
-  const [players, handRows] = await Promise.all([
+  const [players, rows] = await Promise.all([
     db.select({ botId: matchPlayers.botId }).from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position)),
-    queryRows<{ history: string }>(
-      db,
-      sql`select h.history::text as history from hands h join matches m on m.id = h.match_id join tables t on t.id = m.table_id
-          where h.match_id = any(${sql.param(pair.map((row) => row.id))}::text[]) order by t.copy nulls first, h.number`,
-    ),
+    db.select({ match: matches, copy: tables.copy }).from(matches).innerJoin(tables, eq(tables.id, matches.tableId)).where(anyOf(matches.id, pair.map((row) => row.id))),
   ]);
-  return { botIds: players.map((p) => p.botId), histories: handRows.map((row) => row.history) };
+  const inCopyOrder = rows.sort((a, b) => (a.copy ?? 0) - (b.copy ?? 0));
+  const parts = await Promise.all(
+    inCopyOrder.map(async ({ match }) => ({ deal: matchDealOf(match, match.deckSecret), recorded: await recordedHands(db, match.id, 0, Number.POSITIVE_INFINITY, archiveDir) })),
+  );
+  return { botIds: players.map((p) => p.botId), parts };
 }
 
 /** A pending match with its results computed, or null when its hands cannot be rated (it is then dropped from the ratings). */
@@ -134,14 +138,14 @@ const snakeCase = (row: RatingRow) => ({
  * Every rated match again, in the order it was first applied (rated_seq), from the match records
  * and hand histories through the same functions as the applier (matchResultsOf, applyMatch).
  */
-export async function rebuildRatings(db: Db): Promise<{ matches: number; bots: number }> {
+export async function rebuildRatings(db: Db, archiveDir?: string): Promise<{ matches: number; bots: number }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${RATINGS_LOCK_KEY})`);
     await tx.execute(sql`lock table bot_ratings in exclusive mode`);
     const rated = await tx.select({ id: matches.id }).from(matches).where(isNotNull(matches.ratedSeq)).orderBy(asc(matches.ratedSeq));
     const current = new Map<string, BotRating>();
     for (const { id } of rated) {
-      const { botIds, hands } = await recordedMatch(tx, id);
+      const { botIds, hands } = await recordedMatch(tx, id, archiveDir);
       for (const rating of applyMatch(current, matchResultsOf(botIds, hands))) current.set(rating.botId, rating);
     }
     await tx.delete(botRatings);

@@ -30,6 +30,8 @@ export interface TablesDeps {
   defaultBuyIn: number;
   /** Waiting or running tables one developer may have (a flood would push real tables out of the lobby). */
   maxOpenTablesPerDeveloper: number;
+  /** Refuses a join past the per-developer cap on hosted seats (hosted/code-store.ts refuseIfHostedSeatsFull). */
+  hostedSeatCap?: (developerId: string, botId: string) => Promise<void>;
 }
 
 export type { ClosedTable, CreateTableInput, LeaveResult, SeatView, TableView } from "./views";
@@ -126,6 +128,7 @@ export class Tables {
    */
   async join(developerId: string, tableId: string, botId: string): Promise<SeatView & { warning?: { code: "BOT_NOT_CONNECTED"; message: string } }> {
     const bot = await this.deps.bots.findOwned(developerId, botId);
+    await this.deps.hostedSeatCap?.(developerId, botId);
     const seat = await this.atHost<SeatView>(tableId, { op: "join", developerId, botId });
     if (bot.strategy !== null || this.deps.gateway?.isConnected(botId)) return seat;
     const [hosted, present] = await Promise.all([this.deps.bots.codeVersions([botId]), presentBots(this.deps.db, [botId])]);

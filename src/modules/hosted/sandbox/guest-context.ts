@@ -8,6 +8,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { EVALUATOR_TABLES } from "@poker-bots/core/evaluator-tables";
 import { MatchLogBudget, type SandboxLimits } from "./limits.ts";
 import type { CpuClock } from "./cpu-clock.ts";
+import { refusalMessage, type Charged, type MemoryBudget } from "./memory.ts";
 import type { FailureKind, GuestAnswer, GuestLogLine } from "./messages.ts";
 
 /**
@@ -18,6 +19,13 @@ import type { FailureKind, GuestAnswer, GuestLogLine } from "./messages.ts";
  */
 /** A call past this (wall clock) is no decision at play speed: a bot thinking hard, or looping. */
 const LONG_CALL_MS = 50;
+/**
+ * A long call runs on idle cores only (the worker lowers its thread, worker.ts); one that has not
+ * had its budget of CPU time after this many budgets of wall time is raised back to the normal
+ * priority, so on a machine busy for good it still reaches its budget (and is interrupted by it, its
+ * log intact) long before the watchdog's wall-clock last resort (pool.ts).
+ */
+const STARVED_AFTER_BUDGETS = 2;
 
 /** The evaluator's tables in the order HAND_IN_TABLES takes them (each an exact copy of its bytes). */
 const TABLE_BUFFERS = [
@@ -73,6 +81,20 @@ const PRELUDE = `(function (hostLog, hostNow, lineChars) {
 
 const LEVELS = new Set(["debug", "info", "warn", "error"]);
 
+/** What a context tells its worker, and asks of it, while it runs. */
+export interface GuestHooks {
+  /** Once per call that runs past LONG_CALL_MS (the worker lowers its thread's priority). */
+  onLongCall(): void;
+  /** Once per long call still short of its budget after STARVED_AFTER_BUDGETS budgets of wall time (the worker raises it back). */
+  onStarved(): void;
+  /** The pool's preempt word: when it holds the running call's id, the call stops (kind `preempted`). */
+  preemptFlag(): Int32Array | null;
+  /** A log line the bot wrote and its budget kept: the worker posts it to the host at once. */
+  emit(line: GuestLogLine): void;
+  /** The memory budget, for the words of a refusal. */
+  budget(): MemoryBudget | null;
+}
+
 export class GuestFailure extends Error {
   constructor(readonly kind: FailureKind, message: string) {
     super(message);
@@ -90,6 +112,8 @@ export class GuestContext {
   private cpuAtStart = 0;
   /** When the current call counts as long (onLongCall), on the wall clock; Infinity once told. */
   private longAt = 0;
+  /** When a long call that has not had its budget is raised back (onStarved); Infinity once told. */
+  private starvedAt = 0;
   private budgetMs = 0;
   private interrupted = false;
   /** The current call was stopped by the pool (another match waited behind it), not by its budget. */
@@ -97,18 +121,19 @@ export class GuestContext {
   /** The pool's id of the call running now (0: a load, which is never preempted). */
   private callId = 0;
   private nowMs = Date.now();
-  private pending: GuestLogLine[] = [];
   private readonly logBudget: MatchLogBudget;
 
   constructor(
     module: QuickJSWASMModule,
     private readonly limits: SandboxLimits,
     private readonly cpu: CpuClock,
-    /** Told once per call that runs past LONG_CALL_MS (the worker lowers its thread's priority). */
-    private readonly onLongCall: () => void = () => {},
-    /** The pool's preempt word: when it holds the running call's id, the call stops (kind `preempted`). */
-    private readonly preemptFlag: () => Int32Array | null = () => null,
+    private readonly hooks: GuestHooks,
+    /** What this context has grown its worker's memory by (memory.ts charges it, from its runtime's creation on), and why a growth was refused. */
+    readonly charged: Charged = { grownBytes: 0, refused: null },
+    /** What Date.now() says while the bot's file loads (its top-level code): the caller's clock, never the host's by default. */
+    loadNowMs: number = Date.now(),
   ) {
+    this.nowMs = loadNowMs;
     this.logBudget = new MatchLogBudget(limits);
     this.runtime = module.newRuntime();
     this.runtime.setMemoryLimit(limits.memoryBytes);
@@ -118,7 +143,7 @@ export class GuestContext {
     // time (sandbox time): the cheap wall clock says when it may be spent, the thread's CPU clock
     // whether it is; a thread that waited for a core gets the rest of its budget.
     this.runtime.setInterruptHandler(() => {
-      const flag = this.preemptFlag();
+      const flag = this.hooks.preemptFlag();
       if (flag !== null && this.callId !== 0 && Atomics.load(flag, 0) === this.callId) {
         this.preempted = true;
         return true;
@@ -126,7 +151,11 @@ export class GuestContext {
       const now = performance.now();
       if (now > this.longAt) {
         this.longAt = Infinity;
-        this.onLongCall();
+        this.hooks.onLongCall();
+      }
+      if (now > this.starvedAt) {
+        this.starvedAt = Infinity;
+        this.hooks.onStarved();
       }
       if (now <= this.checkAt) return false;
       const left = this.budgetMs - this.cpuUsedMs();
@@ -140,10 +169,10 @@ export class GuestContext {
     this.context = this.runtime.newContext();
   }
 
-  /** Runs the prelude and the bot's script, then takes the guest's two entry points. */
-  load(code: string): void {
+  /** Runs the prelude and the bot's script, then takes the guest's two entry points. `cpuAt`: the thread's CPU clock as the load began. */
+  load(code: string, cpuAt = this.cpu()): void {
     const ctx = this.context;
-    this.arm(this.limits.loadMs);
+    this.arm(this.limits.loadMs, cpuAt);
     const prelude = this.unwrap(ctx.evalCode(PRELUDE, "prelude.js"));
     const log = ctx.newFunction("log", (level, text) => void this.log(level, text));
     const now = ctx.newFunction("now", () => ctx.newNumber(this.nowMs));
@@ -168,11 +197,11 @@ export class GuestContext {
   }
 
   /** One server message through the bot's session: an action_request runs decide(), others run hooks. */
-  call(message: string, budgetMs: number, nowMs: number, callId = 0): GuestAnswer {
+  call(message: string, budgetMs: number, nowMs: number, callId = 0, cpuAt = this.cpu()): GuestAnswer {
     if (!this.handleFn || !this.collectFn) throw new GuestFailure("crashed", "the context is not loaded");
     const ctx = this.context;
     this.nowMs = nowMs;
-    this.arm(budgetMs);
+    this.arm(budgetMs, cpuAt);
     this.callId = callId;
     const arg = ctx.newString(message);
     const handled = ctx.callFunction(this.handleFn, ctx.undefined, arg);
@@ -191,13 +220,6 @@ export class GuestContext {
     if (this.interrupted || this.preempted || outcome.threw) throw this.classify(String(outcome.threw).slice(0, 500));
     if (!outcome.settled) throw new GuestFailure("timeout", "decide() returned a promise that never settled");
     return { decided: outcome.decided === true, answer: outcome.answer ?? null };
-  }
-
-  /** Log lines written since the last call (bounded per match; see SandboxLimits). */
-  takeLogs(): GuestLogLine[] {
-    const lines = this.pending;
-    this.pending = [];
-    return lines;
   }
 
   heapBytes(): number {
@@ -231,14 +253,17 @@ export class GuestContext {
     }
   }
 
-  private arm(budgetMs: number): void {
+  private arm(budgetMs: number, cpuAt: number): void {
     this.interrupted = false;
     this.preempted = false;
+    this.charged.refused = null;
     this.callId = 0;
     this.budgetMs = budgetMs;
-    this.cpuAtStart = this.cpu();
-    this.checkAt = performance.now() + budgetMs;
-    this.longAt = performance.now() + LONG_CALL_MS;
+    this.cpuAtStart = cpuAt;
+    const now = performance.now();
+    this.checkAt = now + budgetMs;
+    this.longAt = now + LONG_CALL_MS;
+    this.starvedAt = now + STARVED_AFTER_BUDGETS * budgetMs;
   }
 
   /** CPU time the current call has used so far, in ms. */
@@ -288,6 +313,9 @@ export class GuestContext {
   private classify(text: string): GuestFailure {
     if (this.preempted) return new GuestFailure("preempted", "stopped to let another match's bot use the worker");
     if (this.interrupted) return new GuestFailure("timeout", `ran past its ${Math.round(this.budgetMs)} ms CPU budget`);
+    const budget = this.hooks.budget();
+    // The sandbox refused its worker more memory (memory.ts): that says which limit it met.
+    if (this.charged.refused && budget) return new GuestFailure("memory", `${refusalMessage(this.charged.refused, budget)}: ${text}`);
     if (/out of memory/.test(text)) return new GuestFailure("memory", `exceeded the ${this.limits.memoryBytes >> 20} MiB heap: ${text}`);
     if (/stack overflow/.test(text)) return new GuestFailure("stack", `exceeded the ${this.limits.stackBytes >> 10} KiB stack: ${text}`);
     return new GuestFailure("exception", text);
@@ -311,8 +339,8 @@ export class GuestContext {
     // This context's own count keeps its memory bounded; the seat's budget (HostedSeat) decides
     // what the match keeps across copies and reopened contexts.
     const verdict = this.logBudget.admit(text);
-    if (verdict === "limit") this.pending.push({ level: "warn", text: this.logBudget.limitLine() });
+    if (verdict === "limit") this.hooks.emit({ level: "warn", text: this.logBudget.limitLine() });
     if (verdict !== "kept") return;
-    this.pending.push({ level: LEVELS.has(level) ? (level as GuestLogLine["level"]) : "info", text });
+    this.hooks.emit({ level: LEVELS.has(level) ? (level as GuestLogLine["level"]) : "info", text });
   }
 }

@@ -1,3 +1,5 @@
+import { invariant } from "../../../lib/assert.ts";
+
 /**
  * The limits every hosted bot runs under: the same for everyone (docs/HOSTED.md lists them).
  * A table host may pass a smaller per-call budget (the action clock left plus the time bank),
@@ -63,6 +65,7 @@ export class MatchLogBudget {
     }
     this.lines++;
     this.bytes += bytes;
+    invariant(this.lines <= this.limits.logLinesPerMatch && this.bytes <= this.limits.logBytesPerMatch, "a match's log budget holds");
     return "kept";
   }
 

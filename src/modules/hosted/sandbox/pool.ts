@@ -5,23 +5,36 @@
  * its WebAssembly module broke is terminated and replaced; its contexts are lost, and every
  * call waiting on it fails with WorkerLost (`culprit` for the call that was running).
  */
-import type { FromWorker, ToWorker } from "./messages.ts";
+import { invariant } from "../../../lib/assert.ts";
+import { cpuClockOfThread, type CpuClock } from "./cpu-clock.ts";
+import { MemoryLedger } from "./memory.ts";
+import { CONTROL_BYTES, CONTROL_PREEMPT, CONTROL_RUNNING, type FromWorker, type GuestLogLine, type ToWorker, type WorkerReply } from "./messages.ts";
 
 export class WorkerLost extends Error {
-  constructor(readonly culprit: boolean) {
-    super(culprit ? "the sandbox worker stopped answering during this call and was replaced" : "the sandbox worker was replaced while this call waited");
+  constructor(
+    readonly culprit: boolean,
+    reason = "stopped answering",
+  ) {
+    super(culprit ? `the sandbox worker ${reason} during this call and was replaced` : "the sandbox worker was replaced while this call waited");
   }
 }
 
 /** A message to a worker, without the id the pool assigns. */
-export type Request = ToWorker extends infer T ? (T extends { id: number } ? Omit<T, "id"> : never) : never;
+export type Request = Exclude<ToWorker, { op: "setup" }> extends infer T ? (T extends { id: number } ? Omit<T, "id"> : never) : never;
+
+/** A call of guest code: the watchdog watches it, its log lines go to `onLog` as they are written. */
+export interface GuestCall {
+  /** Its CPU budget. */
+  budgetMs: number;
+  /** Whose call it is (the group: a match), for preemption; none for a load. */
+  owner?: CallOwner;
+  onLog(line: GuestLogLine): void;
+}
 
 interface Pending {
-  resolve(reply: FromWorker): void;
+  resolve(reply: WorkerReply): void;
   reject(error: Error): void;
-  timer?: ReturnType<typeof setTimeout>;
-  /** Whose call it is (a guest call of a context in a group), for preemption. */
-  owner?: CallOwner;
+  call?: GuestCall;
   /** When it reached the head of its worker's queue (it runs from then on). */
   runningSince?: number;
 }
@@ -37,6 +50,18 @@ export interface CallOwner {
  * with the rest of its budget. A decision at play speed takes well under a millisecond.
  */
 const PREEMPT_AFTER_MS = 50;
+/**
+ * The watchdog's last resort, on the wall clock: a call still running this long after it began is
+ * ended whatever its CPU time says (a thread starved of cores for good). Far past the CPU budget,
+ * which a long call reaches first even on a busy machine (it is raised back from idle priority after
+ * two budgets of wall time, guest-context.ts).
+ */
+const LAST_RESORT_BUDGETS = 4;
+const LAST_RESORT_EXTRA_MS = 10_000;
+/** A worker whose WebAssembly memory grew past this is recycled once it holds no context (memory never shrinks otherwise); 16 MiB is its start. */
+const RECYCLE_ABOVE_BYTES = 32 * 1024 * 1024;
+/** A worker whose memory grew past this takes no new match while another can: it empties, and is recycled. */
+const DRAIN_ABOVE_BYTES = 96 * 1024 * 1024;
 
 interface Slot {
   worker: Worker;
@@ -44,8 +69,15 @@ interface Slot {
   dormant: boolean;
   /** Given to one seat alone (a bot moved off a shared worker): pick() gives it to no one else. */
   exclusive: boolean;
-  /** Shared with the worker: the id of a call to stop (see PREEMPT_AFTER_MS). */
-  preempt: Int32Array;
+  /** Shared with the worker: the id of a call to stop, the id of the call it runs and its CPU clock then (messages.ts). */
+  words: Int32Array;
+  cpuAt: Float64Array;
+  /** This worker's pages in the memory ledger (returned when its thread has ended). */
+  cells: SharedArrayBuffer;
+  /** The worker thread's CPU clock, read from this thread (null: the watchdog goes by the wall clock). */
+  cpuClock: CpuClock | null;
+  /** Its WebAssembly memory, as its last reply said. */
+  memoryBytes: number;
   ready: Promise<void>;
   /** Bumped on every replacement: a context opened under an older generation is gone. */
   generation: number;
@@ -64,8 +96,11 @@ export class SandboxPool {
   private closed = false;
   /** Workers replaced so far (a figure for stats, metrics and tests). */
   replacements = 0;
+  /** Workers ended because their memory had grown and they held nothing (their memory returned). */
+  recycled = 0;
   /** Guest calls stopped because they held up another match (their seats moved to a worker of their own). */
   preemptions = 0;
+  private readonly monitor: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly minSize: number,
@@ -73,27 +108,60 @@ export class SandboxPool {
     private readonly graceMs: number,
     /** How long a worker beyond the minimum stays idle before its thread ends (starting one costs ~0.2 s). */
     private readonly idleMs: number,
+    readonly ledger: MemoryLedger,
+    /** The workers' thread priority for good (null: the normal one; the validation pool's run lower than the tables'). */
+    private readonly nice: number | null = null,
   ) {
+    invariant(minSize >= 0 && maxSize >= Math.max(1, minSize), `pool sizes: ${minSize} ≤ ${maxSize}`);
     for (let i = 0; i < minSize; i++) this.slots.push(this.spawn(0));
-    this.monitor = setInterval(() => this.preemptLongCalls(), PREEMPT_AFTER_MS / 2);
+    this.monitor = setInterval(() => this.watch(), PREEMPT_AFTER_MS / 2);
     this.monitor.unref();
   }
 
-  private readonly monitor: ReturnType<typeof setInterval>;
+  /** Every 25 ms: preemption and the watchdog, both looking only at the call at each worker's head. */
+  private watch(): void {
+    const now = performance.now();
+    for (let index = 0; index < this.slots.length; index++) {
+      const s = this.slots[index];
+      if (s.dormant || s.pending.size === 0) continue;
+      const [headId, head] = s.pending.entries().next().value as [number, Pending];
+      if (!head.call || head.runningSince === undefined) continue;
+      const ran = now - head.runningSince;
+      this.preemptIfHoldingUp(s, headId, head, ran);
+      const stuck = this.stuck(s, headId, head.call.budgetMs, ran);
+      if (stuck) this.replace(index, headId, stuck);
+    }
+  }
 
   /**
    * Stops a guest call that holds up another match: it has run PREEMPT_AFTER_MS on a shared worker
    * and a call of another group waits behind it. Its seat moves to a worker of its own (seat.ts).
    */
-  private preemptLongCalls(): void {
-    const now = performance.now();
-    for (const s of this.slots) {
-      if (s.dormant || s.exclusive || s.pending.size < 2) continue;
-      const [headId, head] = s.pending.entries().next().value as [number, Pending];
-      if (!head.owner || head.runningSince === undefined || now - head.runningSince < PREEMPT_AFTER_MS) continue;
-      const othersWait = [...s.pending.values()].some((p) => p.owner !== undefined && p.owner.group !== head.owner!.group);
-      if (othersWait) Atomics.store(s.preempt, 0, headId);
+  private preemptIfHoldingUp(s: Slot, headId: number, head: Pending, ran: number): void {
+    if (s.exclusive || s.pending.size < 2 || !head.call?.owner || ran < PREEMPT_AFTER_MS) return;
+    const group = head.call.owner.group;
+    const othersWait = [...s.pending.values()].some((p) => p.call?.owner !== undefined && p.call.owner.group !== group);
+    if (othersWait) Atomics.store(s.words, CONTROL_PREEMPT, headId);
+  }
+
+  /**
+   * Whether the call at a worker's head is stuck where the interrupt handler cannot stop it: it has
+   * used its CPU budget and the grace on top in the worker's own CPU time (a worker waiting for a
+   * core is not stuck, and is not ended for it), or the wall-clock last resort has passed. Null: not stuck.
+   */
+  private stuck(s: Slot, headId: number, budgetMs: number, ran: number): string | null {
+    // CPU time never outruns the wall clock: before this, no reading is needed.
+    if (ran <= budgetMs + this.graceMs) return null;
+    if (ran > LAST_RESORT_BUDGETS * budgetMs + LAST_RESORT_EXTRA_MS) return `did not answer in ${Math.round(ran / 1000)} s`;
+    if (s.cpuClock === null) return ran > 2 * budgetMs + this.graceMs ? "stopped answering" : null;
+    if (Atomics.load(s.words, CONTROL_RUNNING) !== headId) return null;
+    let used: number;
+    try {
+      used = s.cpuClock() - s.cpuAt[0];
+    } catch {
+      return null; // its thread is ending: the worker's close event says what happens
     }
+    return used > budgetMs + this.graceMs ? `ran ${Math.round(used)} ms of CPU time without being interruptible` : null;
   }
 
   get size(): number {
@@ -109,7 +177,8 @@ export class SandboxPool {
    * The worker for a new context. A group's contexts (one match's hosted seats) share a worker:
    * they act one at a time anyway, so they lose nothing by it, and a bot that spends its whole
    * budget (a loop) holds up only its own match. A new group takes a worker that holds no context,
-   * else a new one (up to maxSize), else the least loaded.
+   * else a new one (up to maxSize), else the least loaded (one whose memory grew past
+   * DRAIN_ABOVE_BYTES only when every one has).
    */
   pick(group: string | null): number {
     if (group !== null) {
@@ -118,15 +187,17 @@ export class SandboxPool {
     }
     const free = this.freeSlot(this.maxSize);
     if (free >= 0) return free;
+    const shared = this.liveSlots().filter((i) => !this.slots[i].exclusive);
+    const lean = shared.filter((i) => this.slots[i].memoryBytes <= DRAIN_ABOVE_BYTES);
     let best = -1;
-    for (const i of this.liveSlots()) if (!this.slots[i].exclusive && (best < 0 || this.slots[i].contexts < this.slots[best].contexts)) best = i;
+    for (const i of lean.length > 0 ? lean : shared) if (best < 0 || this.slots[i].contexts < this.slots[best].contexts) best = i;
     return best < 0 ? this.liveSlots()[0] : best;
   }
 
   /**
    * A worker for one seat alone, marked exclusive: an empty or retired one, else a new one, past
    * maxSize if need be (up to twice it: a bot is moved here only after it held up another match,
-   * which is rare); only beyond that, the least loaded shared one.
+   * or stopped answering, which is rare); only beyond that, the least loaded shared one.
    */
   pickAlone(): number {
     const free = this.freeSlot(2 * this.maxSize);
@@ -141,7 +212,9 @@ export class SandboxPool {
     if (empty >= 0) return empty;
     const dormant = this.slots.findIndex((s) => s.dormant);
     if (dormant >= 0) {
-      this.slots[dormant] = this.spawn(this.slots[dormant].generation + 1);
+      const generation = this.slots[dormant].generation + 1;
+      invariant(generation > 0, "worker generations only grow");
+      this.slots[dormant] = this.spawn(generation);
       return dormant;
     }
     if (this.slots.length >= limit) return -1;
@@ -163,49 +236,60 @@ export class SandboxPool {
   adjustContexts(slot: number, generation: number, delta: number, group: string | null): void {
     const s = this.slots[slot];
     if (s.generation !== generation) return;
-    s.contexts = Math.max(0, s.contexts + delta);
+    s.contexts += delta;
+    invariant(s.contexts >= 0, `worker ${slot}: ${s.contexts} contexts`);
     if (group === null) return;
     const count = (s.groups.get(group) ?? 0) + delta;
+    invariant(count >= 0, `worker ${slot}: group ${group} has ${count} contexts`);
     if (count > 0) s.groups.set(group, count);
     else s.groups.delete(group);
   }
 
-  /** A worker beyond the minimum that still holds no context and has nothing in flight `idleMs` from now ends its thread. */
+  /**
+   * A worker that holds no context and has nothing in flight: recycled at once if its memory grew
+   * past RECYCLE_ABOVE_BYTES (its thread ends and its memory returns to the machine and the budget;
+   * one of the minimum is started afresh), else, beyond the minimum, retired after `idleMs` idle.
+   */
   retireIfIdle(slot: number, generation: number): void {
     const idle = () => {
       const s = this.slots[slot];
-      return slot >= this.minSize && s.generation === generation && !s.dormant && s.contexts === 0 && s.pending.size === 0;
+      return s.generation === generation && !s.dormant && s.contexts === 0 && s.pending.size === 0;
     };
-    if (!idle()) return;
-    const retire = () => {
-      if (!idle() || this.closed) return;
-      const s = this.slots[slot];
-      s.dormant = true;
-      s.worker.terminate();
-    };
-    if (this.idleMs <= 0) return retire();
-    setTimeout(retire, this.idleMs).unref();
+    if (!idle() || this.closed) return;
+    if (this.slots[slot].memoryBytes > RECYCLE_ABOVE_BYTES) {
+      this.recycled++;
+      return this.end(slot, slot < this.minSize);
+    }
+    if (slot < this.minSize) return;
+    if (this.idleMs <= 0) return this.end(slot, false);
+    setTimeout(() => idle() && !this.closed && this.end(slot, false), this.idleMs).unref();
   }
 
-  /**
-   * Sends one request; `watchdogMs` (for guest code: its CPU budget) sets how long, on the wall
-   * clock, the worker may take before it is presumed stuck and replaced: twice the budget (a guest
-   * on a busy machine waits for a core, and its budget counts CPU time) plus the grace.
-   */
-  async request(slot: number, request: Request, watchdogMs?: number, owner?: CallOwner): Promise<FromWorker> {
+  /** Ends a worker holding nothing: a fresh one takes its place (`restart`), or the slot waits for the next need. */
+  private end(slot: number, restart: boolean): void {
+    const s = this.slots[slot];
+    if (restart) this.slots[slot] = this.spawn(s.generation + 1);
+    else {
+      s.dormant = true;
+      s.generation++; // a context opened there (none is) would be gone
+    }
+    s.worker.terminate();
+  }
+
+  /** Sends one request; a guest call (`call`) is watched (see watch()) and its log lines are passed on as they come. */
+  async request(slot: number, request: Request, call?: GuestCall): Promise<WorkerReply> {
     if (this.closed) throw new Error("the sandbox is closed");
     const s = this.slots[slot];
     if (s.dormant) throw new WorkerLost(false);
     await s.ready;
     if (this.slots[slot] !== s) throw new WorkerLost(false);
     const id = this.nextId++;
-    return new Promise<FromWorker>((resolve, reject) => {
-      const pending: Pending = { resolve, reject, owner };
+    return new Promise<WorkerReply>((resolve, reject) => {
+      const pending: Pending = { resolve, reject, call };
       // The worker runs calls in the order sent: one sent to an idle worker runs from now.
       if (s.pending.size === 0) pending.runningSince = performance.now();
       s.pending.set(id, pending);
       s.worker.postMessage({ ...request, id } as ToWorker);
-      if (watchdogMs !== undefined) this.watch(slot, s, id, 2 * watchdogMs + this.graceMs);
     });
   }
 
@@ -214,48 +298,46 @@ export class SandboxPool {
     clearInterval(this.monitor);
     for (const s of this.slots) {
       if (s.dormant) continue;
-      for (const p of s.pending.values()) {
-        clearTimeout(p.timer);
-        p.reject(new Error("the sandbox is closed"));
-      }
+      for (const p of s.pending.values()) p.reject(new Error("the sandbox is closed"));
       s.pending.clear();
       s.worker.terminate();
     }
   }
 
-  // The clock starts when the call reaches the head of the worker's queue, not when it is sent:
-  // calls queued behind a slow one are not blamed for its time.
-  private watch(slot: number, s: Slot, id: number, ms: number): void {
-    const arm = () => {
-      const pending = s.pending.get(id);
-      if (!pending) return;
-      if (s.pending.keys().next().value !== id) {
-        pending.timer = setTimeout(arm, Math.min(ms, 50));
-        return;
-      }
-      pending.timer = setTimeout(() => {
-        if (s.pending.has(id) && this.slots[slot] === s) this.replace(slot, id);
-      }, ms);
-    };
-    arm();
-  }
-
   private spawn(generation: number): Slot {
     const worker = new Worker(WORKER_URL);
     let markReady!: () => void;
-    const preempt = new SharedArrayBuffer(4);
-    const slot: Slot = { worker, dormant: false, exclusive: false, preempt: new Int32Array(preempt), ready: new Promise<void>((r) => (markReady = r)), generation, contexts: 0, groups: new Map(), pending: new Map() };
-    worker.onmessage = (event: MessageEvent<FromWorker | { ready: true }>) => {
+    const control = new SharedArrayBuffer(CONTROL_BYTES);
+    const cells = MemoryLedger.workerCells();
+    const slot: Slot = {
+      worker,
+      dormant: false,
+      exclusive: false,
+      words: new Int32Array(control, 0, 2),
+      cpuAt: new Float64Array(control, 8, 1),
+      cells,
+      cpuClock: null,
+      memoryBytes: 0,
+      ready: new Promise<void>((r) => (markReady = r)),
+      generation,
+      contexts: 0,
+      groups: new Map(),
+      pending: new Map(),
+    };
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
-      // The flag first: every request waits for `ready`, so it reaches the worker before any of them.
+      // The setup first: every request waits for `ready`, so it reaches the worker before any of them.
       if ("ready" in data) {
-        worker.postMessage({ op: "preempt-flag", flag: preempt } satisfies ToWorker);
+        slot.cpuClock = cpuClockOfThread(data.tid, data.clock);
+        worker.postMessage({ op: "setup", control, ledger: this.ledger.shared, cells, budget: this.ledger.budget, nice: this.nice } satisfies ToWorker);
         return markReady();
       }
+      if ("log" in data) return slot.pending.get(data.id)?.call?.onLog(data.log);
       const pending = slot.pending.get(data.id);
       if (!pending) return;
+      invariant(slot.pending.keys().next().value === data.id, "a worker answers its calls in the order they were sent");
       slot.pending.delete(data.id);
-      clearTimeout(pending.timer);
+      slot.memoryBytes = data.memoryBytes;
       const next = slot.pending.values().next().value;
       if (next) next.runningSince = performance.now();
       if (!data.ok && data.kind === "preempted") this.preemptions++;
@@ -264,7 +346,11 @@ export class SandboxPool {
     };
     worker.onerror = () => this.replaceSlot(slot, null);
     // A worker never exits by itself: an exit (a crash of the runtime under it) means replacement.
-    worker.addEventListener("close", () => this.replaceSlot(slot, null));
+    // Either way its thread has ended: its memory is gone, and its pages return to the budget.
+    worker.addEventListener("close", () => {
+      this.ledger.release(cells);
+      this.replaceSlot(slot, null);
+    });
     return slot;
   }
 
@@ -274,15 +360,12 @@ export class SandboxPool {
     if (index >= 0 && !this.closed) this.replace(index, culpritId);
   }
 
-  private replace(index: number, culpritId: number | null): void {
+  private replace(index: number, culpritId: number | null, reason?: string): void {
     const old = this.slots[index];
     this.slots[index] = this.spawn(old.generation + 1);
     this.replacements++;
     old.worker.terminate();
-    for (const [id, p] of old.pending) {
-      clearTimeout(p.timer);
-      p.reject(new WorkerLost(id === culpritId));
-    }
+    for (const [id, p] of old.pending) p.reject(new WorkerLost(id === culpritId, reason));
     old.pending.clear();
   }
 }

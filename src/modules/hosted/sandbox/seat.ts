@@ -9,8 +9,9 @@ import type { LogEntry } from "@poker-bots/sdk/logger";
 import type { ActionRequestMessage, ServerMessage } from "@poker-bots/sdk/messages";
 import { legalize } from "@poker-bots/sdk/session";
 import { decisionState } from "@poker-bots/sdk/state";
+import { invariant } from "../../../lib/assert.ts";
 import { MatchLogBudget, type SandboxLimits } from "./limits.ts";
-import type { FailureKind, FromWorker, GuestAnswer, GuestLogLine } from "./messages.ts";
+import type { FailureKind, GuestAnswer, GuestLogLine, WorkerReply } from "./messages.ts";
 import { WorkerLost, type SandboxPool } from "./pool.ts";
 
 export interface HostedLogLine extends GuestLogLine {
@@ -44,6 +45,13 @@ type Outcome = { ok: true; ms: number; result?: GuestAnswer } | { ok: false; ms:
 
 let nextContextId = 1;
 
+/**
+ * How many times one call is run again on a rebuilt context after the worker under it was replaced
+ * for another bot's doing. The one that stopped answering moves to a worker of its own, so a second
+ * loss is already unlikely; a third is a broken sandbox, and the call fails (`crashed`).
+ */
+const REBUILDS_PER_CALL = 2;
+
 export class HostedSeat {
   private slot = -1;
   private generation = -1;
@@ -52,8 +60,10 @@ export class HostedSeat {
   private handNumber: number | null = null;
   private closed = false;
   private released = false;
-  /** Moved off a shared worker (it held up another match): it has a worker to itself from then on. */
+  /** Moved off a shared worker (it held up another match, or stopped answering): it has a worker to itself from then on. */
   private alone = false;
+  /** Its context is gone (its call stopped answering and its worker was replaced): why, for the line that says it was reopened. */
+  private lost: string | null = null;
   failures = 0;
   disabled = false;
 
@@ -68,10 +78,19 @@ export class HostedSeat {
     private readonly logBudget: MatchLogBudget,
   ) {}
 
-  static async open(pool: SandboxPool, code: string, limits: SandboxLimits, botId: string | null, group: string | null, logBudget = new MatchLogBudget(limits)): Promise<HostedSeat> {
+  static async open(
+    pool: SandboxPool,
+    code: string,
+    limits: SandboxLimits,
+    botId: string | null,
+    group: string | null,
+    logBudget = new MatchLogBudget(limits),
+    nowMs = Date.now(),
+  ): Promise<HostedSeat> {
     const seat = new HostedSeat(pool, code, limits, botId, group, logBudget);
-    const reply = await seat.load();
-    if (!reply.ok) throw new SandboxOpenError(reply.kind, reply.message, reply.logs);
+    const loaded: GuestLogLine[] = [];
+    const reply = await seat.load(nowMs, loaded);
+    if (!reply.ok) throw new SandboxOpenError(reply.kind, reply.message, loaded);
     return seat;
   }
 
@@ -114,14 +133,24 @@ export class HostedSeat {
     await this.release();
   }
 
-  private async load(): Promise<FromWorker> {
+  /**
+   * Opens the context (again, after a loss or a move); the bot's lines written meanwhile go to
+   * `loaded` too. `nowMs`: what Date.now() says while its file loads — for a context reopened
+   * mid-match, the time of the call it is reopened for (the match clock), never the host's.
+   */
+  private async load(nowMs: number, loaded: GuestLogLine[] = []): Promise<WorkerReply> {
     this.slot = this.alone ? this.pool.pickAlone() : this.pool.pick(this.group);
     this.generation = this.pool.generation(this.slot);
+    this.lost = null;
     this.pool.adjustContexts(this.slot, this.generation, 1, this.group);
-    const reply = await this.pool.request(this.slot, { op: "open", contextId: this.contextId, code: this.code, limits: this.limits }, this.limits.loadMs).catch(
-      (error): FromWorker => ({ id: 0, ok: false, ms: 0, logs: [], kind: "crashed", message: String((error as Error).message) }),
+    const onLog = (line: GuestLogLine) => {
+      loaded.push(line);
+      this.keep(line);
+    };
+    const open = { op: "open", contextId: this.contextId, code: this.code, limits: this.limits, nowMs } as const;
+    const reply = await this.pool.request(this.slot, open, { budgetMs: this.limits.loadMs, onLog }).catch(
+      (error): WorkerReply => ({ id: 0, ok: false, ms: 0, memoryBytes: 0, kind: error instanceof WorkerLost && error.culprit ? "timeout" : "crashed", message: String((error as Error).message) }),
     );
-    this.keep(reply.logs);
     if (!reply.ok) {
       this.pool.adjustContexts(this.slot, this.generation, -1, this.group);
       this.pool.retireIfIdle(this.slot, this.generation);
@@ -131,25 +160,37 @@ export class HostedSeat {
 
   /**
    * One guest call. A worker lost under it is survivable for the bystanders: the context is
-   * reopened (the bot's own memory from before is gone, and a host line says so) and the call
-   * retried once. The call that was running when the worker hung is the one that failed.
+   * rebuilt (the bot's own memory from before is gone, and a host line says so) and the call run
+   * again. The call that was running when the worker hung is the one that failed: its bot moves to
+   * a worker of its own, so it can hang no one else's again.
    */
-  private async run(message: string, budgetMs: number, nowMs = Date.now(), retried = false): Promise<Outcome> {
+  private async run(message: string, budgetMs: number, nowMs = Date.now(), rebuilds = 0): Promise<Outcome> {
     if (this.closed) return { ok: false, ms: 0, kind: "crashed", message: "the seat is closed" };
-    let reply: FromWorker;
+    if (this.lost !== null || this.pool.generation(this.slot) !== this.generation) {
+      this.hostLine("warn", this.lost ?? "the context was restarted: the worker it ran in was replaced (another bot ran away); this bot's memory from before is gone");
+      const reopened = await this.load(nowMs);
+      if (!reopened.ok) {
+        // No context to call: the next call tries again.
+        this.lost = `its context is reopened again: the last try failed (${reopened.kind})`;
+        return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+      }
+    }
+    let reply: WorkerReply;
     try {
-      if (this.pool.generation(this.slot) !== this.generation) throw new WorkerLost(false);
-      reply = await this.pool.request(this.slot, { op: "call", contextId: this.contextId, message, budgetMs, nowMs }, budgetMs, { group: this.group });
+      const call = { budgetMs, owner: { group: this.group }, onLog: (line: GuestLogLine) => this.keep(line) };
+      reply = await this.pool.request(this.slot, { op: "call", contextId: this.contextId, message, budgetMs, nowMs }, call);
     } catch (error) {
       if (!(error instanceof WorkerLost)) return { ok: false, ms: 0, kind: "crashed", message: String((error as Error).message) };
-      if (error.culprit) return { ok: false, ms: budgetMs, kind: "timeout", message: `${error.message} (it ran past its ${budgetMs} ms budget)` };
-      if (retried) return { ok: false, ms: 0, kind: "crashed", message: error.message };
-      this.hostLine("warn", "the context was restarted: the worker it ran in was replaced (another bot ran away); this bot's memory from before is gone");
-      const reopened = await this.load();
-      if (!reopened.ok) return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
-      return this.run(message, budgetMs, nowMs, true);
+      if (error.culprit) {
+        this.alone = true;
+        this.lost = "its context was reopened on a worker of its own: its last call stopped answering and its worker was replaced (this bot's memory from before is gone)";
+        return { ok: false, ms: budgetMs, kind: "timeout", message: `${error.message} (it ran past its ${budgetMs} ms budget)` };
+      }
+      if (rebuilds >= REBUILDS_PER_CALL) return { ok: false, ms: 0, kind: "crashed", message: error.message };
+      // A bystander: its context is rebuilt (the generation moved on) and the call runs again.
+      invariant(this.pool.generation(this.slot) !== this.generation, "a call lost with its worker finds the worker replaced");
+      return this.run(message, budgetMs, nowMs, rebuilds + 1);
     }
-    this.keep(reply.logs);
     if (!reply.ok && reply.kind === "preempted") return this.runAlone(message, budgetMs, reply.ms, nowMs);
     return reply.ok ? { ok: true, ms: reply.ms, result: reply.result } : { ok: false, ms: reply.ms, kind: reply.kind, message: reply.message };
   }
@@ -160,15 +201,19 @@ export class HostedSeat {
    * replaced) and the call runs again with the rest of its budget. It stays alone for the match.
    */
   private async runAlone(message: string, budgetMs: number, spentMs: number, nowMs: number): Promise<Outcome> {
+    invariant(spentMs >= 0, "a preempted call moves with the time it ran");
     this.hostLine("warn", "a call ran long while another match's bot waited for the same worker: this bot moved to a worker of its own (its context was reopened there, its memory from before is gone) and the call ran again with the rest of its budget");
     await this.release();
     this.released = false;
     this.alone = true;
-    const reopened = await this.load();
-    if (!reopened.ok) return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+    const reopened = await this.load(nowMs);
+    if (!reopened.ok) {
+      this.lost = `its context is reopened again: the last try failed (${reopened.kind})`;
+      return { ok: false, ms: 0, kind: reopened.kind, message: reopened.message };
+    }
     if (spentMs >= budgetMs) return { ok: false, ms: spentMs, kind: "timeout", message: "its budget was spent before it was moved" };
     // The time it ran before it was stopped counts: one budget for the call, wherever it ran.
-    const outcome = await this.run(message, budgetMs - spentMs, nowMs, true);
+    const outcome = await this.run(message, budgetMs - spentMs, nowMs, REBUILDS_PER_CALL);
     return { ...outcome, ms: outcome.ms + spentMs };
   }
 
@@ -183,12 +228,11 @@ export class HostedSeat {
     return { ok: false, kind, message };
   }
 
-  private keep(lines: GuestLogLine[]): void {
-    for (const line of lines) {
-      const verdict = this.logBudget.admit(line.text);
-      if (verdict === "kept") this.lines.push({ ...line, source: "bot", handNumber: this.handNumber });
-      else if (verdict === "limit") this.hostLine("warn", this.logBudget.limitLine());
-    }
+  /** A line the bot wrote, as it comes (posted by the worker the moment it is written, so a call that never answers keeps it). */
+  private keep(line: GuestLogLine): void {
+    const verdict = this.logBudget.admit(line.text);
+    if (verdict === "kept") this.lines.push({ ...line, source: "bot", handNumber: this.handNumber });
+    else if (verdict === "limit") this.hostLine("warn", this.logBudget.limitLine());
   }
 
   private hostLine(level: GuestLogLine["level"], text: string, kind?: FailureKind): void {
