@@ -204,7 +204,7 @@ export function createServices(deps: AppDeps): Services {
   routing.relay = tableRelay;
   const presence = new BotPresence(db, config.hostId, clock, log);
   gateway.presence = presence;
-  const ladder = new Ladder(db, bots, clock, config.ladder, config.faucetCooldownMs, accounts);
+  const ladder = new Ladder(db, bots, clock, config.ladder, { faucetCooldownMs: config.faucetCooldownMs, accounts, hostedSeatLimit: config.maxHostedSeatsPerDeveloper });
   const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
   host.relay = tableRelay;
   spectators.remote = tableRelay;

@@ -85,6 +85,19 @@ describe("who sits with the house", () => {
   });
 });
 
+describe("a developer's hosted seats", () => {
+  test("two hosted bots of one developer with one hosted seat left: one table this round, not two; its remote bots are not counted", () => {
+    const hosted = (i: number, developer: string) => ({ ...bot(i, developer), hosted: true });
+    const candidates = [hosted(1, "dev"), hosted(2, "dev"), bot(3, "a"), bot(4, "b"), bot(5, "dev")];
+    const rules = { hostedSeatsLeft: (d: string) => (d === "dev" ? 1 : 0) };
+    const groups = pairings(candidates, 2, new MeetingCounts().get, rules);
+    const seated = groups.flat().filter((c) => c.developerId === "dev");
+    expect(seated.filter((c) => c.hosted).length).toBe(1);
+    expect(groups.length).toBe(2);
+    expect(seated.filter((c) => !c.hosted).length).toBe(1);
+  });
+});
+
 describe("the house's daily limit", () => {
   const hour = 3_600_000;
   test("lifts when enough of the oldest matches leave the rolling day; never below the limit, never set", () => {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
 import { auditLedger } from "../../src/modules/credits/audit";
+import { entryStateInWords } from "../../src/modules/ladder/words";
 import { fundedDeveloper, registeredDeveloper } from "../support/developers";
 import { until } from "../support/nodes";
 import { createBot, startTestServer, type TestServer } from "../support/server";
@@ -146,6 +147,41 @@ describe("every status and reason (the house pays one seat at a time)", () => {
       expect([name, refused.status, refused.body.error.code, refused.body.error.details]).toEqual([name, 409, "BOT_NAME_RESERVED", { field: "name" }]);
     }
     for (const name of ["house-bot", "my-house-caller", "house-callers"]) expect((await server.api("POST", "/api/bots", { token: dev.token, body: { name } })).status).toBe(201);
+  });
+});
+
+describe("HOSTED_SEAT_LIMIT: a developer's hosted bots hold MAX_HOSTED_SEATS_PER_DEVELOPER seats", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer("ladder_hosted_cap", { LADDER_HANDS: "4", LADDER_PAIR_EVERY_MS: "50", MAX_HOSTED_SEATS_PER_DEVELOPER: "1" });
+  });
+  afterAll(() => server.close());
+
+  test("a hosted entry pauses while the developer's hosted seats are taken, and plays once one is free; the words say so", async () => {
+    const dev = await fundedDeveloper(server.api, { label: "hosted-cap" });
+    const code = await Bun.file(new URL("../../examples/starter-bot.ts", import.meta.url)).text();
+    const hosted = async (name: string) => {
+      const bot = await createBot(server, dev.token, name);
+      const uploaded = await fetch(`${server.url}/api/bots/${bot.botId}/code`, { method: "PUT", headers: { authorization: `Bearer ${dev.token}`, "content-type": "text/typescript" }, body: code });
+      expect(uploaded.status).toBe(201);
+      return bot;
+    };
+    const sitter = await hosted("sitter");
+    const laddered = await hosted("laddered");
+    // The sitter holds the developer's one hosted seat at a table nobody else joins.
+    const table = (await server.api("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 3 } })).body.tableId;
+    expect((await server.api("POST", `/api/tables/${table}/join`, { token: dev.token, body: { botId: sitter.botId } })).status).toBe(201);
+    const entered = await server.api("POST", "/api/ladder/entries", { token: dev.token, body: { botId: laddered.botId } });
+    expect(entered.status).toBe(201);
+    expect(entered.body).toMatchObject({ status: "paused", reason: "HOSTED_SEAT_LIMIT" });
+    expect(entryStateInWords(entered.body, "laddered", (iso) => iso)).toBe(
+      "paused (HOSTED_SEAT_LIMIT): your hosted bots hold the most seats a developer's may hold at once (MAX_HOSTED_SEATS_PER_DEVELOPER): it plays when one of their matches ends",
+    );
+    expect((await server.api("GET", "/api/ladder?format=heads-up")).body.find((s: Standing) => s.botId === laddered.botId)).toMatchObject({ status: "paused", reason: null });
+    // The seat is given back: the entry plays.
+    expect((await server.api("POST", `/api/tables/${table}/leave`, { token: dev.token, body: { botId: sitter.botId } })).status).toBe(200);
+    await until(async () => ((await server.api("GET", "/api/me/ladder", { token: dev.token })).body as Entry[])[0]?.matchesPlayed >= 1, 30_000, "a ladder match of the hosted bot");
+    expect((await server.api("DELETE", `/api/ladder/entries/${laddered.botId}`, { token: dev.token })).status).toBe(200);
   });
 });
 

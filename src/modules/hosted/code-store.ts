@@ -69,7 +69,8 @@ export async function appendHostedLogs(db: Db | Queryable, rows: HostedLogRow[])
 
 /**
  * Seats the developers' hosted bots hold now, across the cluster: open seats (at a waiting or a
- * running table) of bots that have code. A seat is one sandbox context (two in a duplicate match).
+ * running table) of bots that are hosted, or whose match pinned a version (it plays its code though
+ * hosting was turned off since). A seat is one sandbox context (two in a duplicate match).
  */
 export async function hostedSeatsHeld(db: Queryable, developerIds: string[]): Promise<Map<string, number>> {
   if (developerIds.length === 0) return new Map();
@@ -77,7 +78,7 @@ export async function hostedSeatsHeld(db: Queryable, developerIds: string[]): Pr
     db,
     sql`select s.developer_id, count(*)::int as held from seats s
         where s.developer_id = any(${sql.param([...new Set(developerIds)])}::text[]) and s.status = 'open' and s.bot_id is not null
-          and exists (select 1 from bot_code_versions v where v.bot_id = s.bot_id)
+          and (s.code_version is not null or exists (select 1 from bot_code_versions v join bots b on b.id = v.bot_id where v.bot_id = s.bot_id and b.unhosted_at is null))
         group by s.developer_id`,
   );
   return new Map(rows.map((r) => [r.developer_id, r.held]));

@@ -125,6 +125,9 @@ export class Matchmaker {
       // Their buy-ins may not be off the balances just read: counted as spent (at worst a table waits a round).
       const owedInFlight = new Map<string, number>();
       for (const developerId of inFlight.values()) owedInFlight.set(developerId, (owedInFlight.get(developerId) ?? 0) + 1);
+      const hosted = new Set(entries.filter((e) => e.facts.hosted).map((e) => e.botId));
+      const hostedInFlight = new Map<string, number>();
+      for (const [botId, developerId] of inFlight) if (hosted.has(botId)) hostedInFlight.set(developerId, (hostedInFlight.get(developerId) ?? 0) + 1);
       this.meetings ??= await this.loadMeetings();
       await this.claimHouseFaucet(this.house);
       await this.closeStrandedTables(this.house);
@@ -135,9 +138,10 @@ export class Matchmaker {
       const available = new Set(entries.filter((e) => states.get(e)!.available).map((e) => e.botId));
       for (const botId of this.freeSince.keys()) if (!available.has(botId)) this.freeSince.delete(botId);
       for (const botId of available) if (!this.freeSince.has(botId)) this.freeSince.set(botId, now);
-      const hosted = new Set(entries.filter((e) => e.facts.hosted).map((e) => e.botId));
       // One budget per developer for the whole round (both formats): a group is formed only if every member's owner can pay its buy-in.
       const balances = new Map(entries.map((e) => [e.developerId, e.facts.balance]));
+      const hostedLeftAtRead = new Map(entries.map((e) => [e.developerId, e.facts.hostedSeatsLeft ?? Infinity]));
+      const hostedSpent = new Map<string, number>();
       const spent = new Map<string, number>();
       const house = this.house;
       const rules = {
@@ -145,6 +149,8 @@ export class Matchmaker {
         // A developer past the house's daily limit does not meet the house's bots until it lifts.
         apart: (a: Candidate, b: Candidate) => (a.developerId === house && this.houseLimits.has(b.developerId)) || (b.developerId === house && this.houseLimits.has(a.developerId)),
         seatsAffordable: (developerId: string) => buyInsAffordable(balances.get(developerId) ?? 0, this.deps.settings.buyIn) - (spent.get(developerId) ?? 0) - (owedInFlight.get(developerId) ?? 0),
+        // MAX_HOSTED_SEATS_PER_DEVELOPER across the round (the ladder's joins are the host's own, past the route's check).
+        hostedSeatsLeft: (developerId: string) => (hostedLeftAtRead.get(developerId) ?? Infinity) - (hostedSpent.get(developerId) ?? 0) - (hostedInFlight.get(developerId) ?? 0),
       };
       const picked = new Set<string>();
       const groups: Array<{ format: LadderFormat; group: Candidate[]; duplicate: boolean }> = [];
@@ -158,6 +164,7 @@ export class Matchmaker {
           for (const member of group) {
             picked.add(member.botId);
             spent.set(member.developerId, (spent.get(member.developerId) ?? 0) + 1);
+            if (member.hosted) hostedSpent.set(member.developerId, (hostedSpent.get(member.developerId) ?? 0) + 1);
           }
           groups.push({ format, group, duplicate: format === "heads-up" && group.every((member) => hosted.has(member.botId)) });
         }
@@ -197,6 +204,7 @@ export class Matchmaker {
       rating: entry.rating,
       waitingSince: this.freeSince.get(entry.botId) ?? this.deps.clock.now(),
       matchesPlayed: entry.matchesPlayed,
+      hosted: entry.facts.hosted,
     };
   }
 

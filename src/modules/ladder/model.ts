@@ -17,7 +17,7 @@ export const StandingsQuery = t.Object(
   { additionalProperties: false },
 );
 
-const REASONS = ["NO_OPPONENT", "INSUFFICIENT_BALANCE", "BOT_OFFLINE", "BOT_RETIRED"] as const;
+const REASONS = ["NO_OPPONENT", "INSUFFICIENT_BALANCE", "BOT_OFFLINE", "BOT_RETIRED", "HOSTED_SEAT_LIMIT"] as const;
 const ENTRY_STATUSES = ["active", "paused", "left"] as const;
 
 export const LadderEntry = t.Object(
@@ -29,7 +29,7 @@ export const LadderEntry = t.Object(
     }),
     reason: t.Union([oneOf(REASONS), t.Null()], {
       description:
-        "Why the entry does not play now, and what changes it: NO_OPPONENT (active and free, but fewer bots it may meet are free than a table needs: see opponentsAvailable and houseUnavailable; it plays as soon as enough are), INSUFFICIENT_BALANCE (your balance is below the ladder's buy-in: claim the faucet), BOT_OFFLINE (a remote bot not connected to any node: connect it), BOT_RETIRED (the bot is retired); null when it plays or is about to (seated, or opponents are free) and when it left",
+        "Why the entry does not play now, and what changes it: NO_OPPONENT (active and free, but fewer bots it may meet are free than a table needs: see opponentsAvailable and houseUnavailable; it plays as soon as enough are), INSUFFICIENT_BALANCE (your balance is below the ladder's buy-in: claim the faucet), BOT_OFFLINE (a remote bot not connected to any node: connect it), BOT_RETIRED (the bot is retired), HOSTED_SEAT_LIMIT (a hosted bot, while your hosted bots hold MAX_HOSTED_SEATS_PER_DEVELOPER seats: it plays when one of their matches ends); null when it plays or is about to (seated, or opponents are free) and when it left",
     }),
     opponentsAvailable: t.Integer({
       minimum: 0,

@@ -12,6 +12,8 @@ export interface Candidate {
   waitingSince: number;
   /** Ladder matches it has played in this format (its share of meetings grows with them). */
   matchesPlayed: number;
+  /** Its uploaded code plays it: it takes one of its developer's hosted seats (GroupRules.hostedSeatsLeft). */
+  hosted?: boolean;
 }
 
 /** How often two bots have met on the ladder (in this format). */
@@ -42,6 +44,8 @@ export interface GroupRules {
   apart?: (a: Candidate, b: Candidate) => boolean;
   /** How many more buy-ins each developer can pay this round (a group that needs one more is not formed). */
   seatsAffordable?: (developerId: string) => number;
+  /** How many more seats each developer's hosted bots may take this round (MAX_HOSTED_SEATS_PER_DEVELOPER). */
+  hostedSeatsLeft?: (developerId: string) => number;
 }
 
 /**
@@ -63,13 +67,16 @@ export function pairings(
   const population = (c: Candidate) => (c.developerId === options.house && size > 2 ? everyone : everyone - own(c.developerId) + 1);
   const budget = new Map<string, number>();
   const affordable = (developerId: string) => budget.get(developerId) ?? options.seatsAffordable?.(developerId) ?? Infinity;
-  const rules: GroupRules & { affordable: (developerId: string) => number } = { ...options, affordable };
+  const hostedBudget = new Map<string, number>();
+  const hostedLeft = (developerId: string) => hostedBudget.get(developerId) ?? options.hostedSeatsLeft?.(developerId) ?? Infinity;
+  const mayTake = (c: Candidate) => !c.hosted || hostedLeft(c.developerId) >= 1;
+  const rules: GroupRules & { affordable: (developerId: string) => number; mayTake: (c: Candidate) => boolean } = { ...options, affordable, mayTake };
   const pool = [...candidates].sort((a, b) => a.waitingSince - b.waitingSince || a.botId.localeCompare(b.botId));
   const groups: Candidate[][] = [];
   for (let i = 0; i < pool.length; ) {
     // Past its patience a bot takes an opponent over the cap rather than wait on (rare with ten or more free).
     const patient = options.now === undefined || options.now - pool[i].waitingSince < (options.patienceMs ?? Infinity);
-    const group = affordable(pool[i].developerId) >= 1 ? groupAround(pool[i], pool, size, meetings, population, !patient, rules) : null;
+    const group = affordable(pool[i].developerId) >= 1 && mayTake(pool[i]) ? groupAround(pool[i], pool, size, meetings, population, !patient, rules) : null;
     if (!group) {
       i += 1;
       continue;
@@ -78,6 +85,7 @@ export function pairings(
     for (const member of group) {
       pool.splice(pool.indexOf(member), 1);
       budget.set(member.developerId, affordable(member.developerId) - 1);
+      if (member.hosted) hostedBudget.set(member.developerId, hostedLeft(member.developerId) - 1);
     }
   }
   return groups;
@@ -95,7 +103,7 @@ function groupAround(
   meetings: Meetings,
   population: (c: Candidate) => number,
   overCapAllowed: boolean,
-  rules: GroupRules & { affordable: (developerId: string) => number },
+  rules: GroupRules & { affordable: (developerId: string) => number; mayTake: (c: Candidate) => boolean },
 ): Candidate[] | null {
   const group = [anchor];
   const isHouse = (c: Candidate) => rules.house !== undefined && c.developerId === rules.house;
@@ -110,6 +118,7 @@ function groupAround(
       if (group.includes(candidate) || developers.has(candidate.developerId)) continue;
       if (needsOther && isHouse(candidate)) continue;
       if (rules.affordable(candidate.developerId) < (isHouse(candidate) ? houseSeats + 1 : 1)) continue;
+      if (!rules.mayTake(candidate)) continue;
       if (rules.apart && group.some((member) => rules.apart!(member, candidate))) continue;
       let overCap = 0;
       let excess = 0;

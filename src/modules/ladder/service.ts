@@ -6,6 +6,7 @@ import { errors } from "../../lib/errors";
 import { PAGE, pageOf, rankCursor, type Page } from "../../lib/paging";
 import type { LadderSettings } from "../../config";
 import { refuseIfRetired, type Bots } from "../bots/service";
+import { hostedSeatsHeld } from "../hosted/code-store";
 import { presentBots } from "../protocol/presence";
 import { conservativeRating, priorRating, winRate } from "../ratings/skill";
 import { entryState, type EntryFacts, type PauseReason } from "./availability";
@@ -72,10 +73,14 @@ export class Ladder {
     private readonly bots: Bots,
     private readonly clock: Clock,
     readonly settings: LadderSettings,
-    /** The faucet's cooldown: when the house, out of credits, can pay again. */
-    private readonly faucetCooldownMs = 86_400_000,
-    /** The house's faucet, claimed when the house is made. */
-    private readonly accounts?: Accounts,
+    private readonly options: {
+      /** The faucet's cooldown: when the house, out of credits, can pay again. */
+      faucetCooldownMs?: number;
+      /** The house's faucet, claimed when the house is made. */
+      accounts?: Accounts;
+      /** MAX_HOSTED_SEATS_PER_DEVELOPER: a developer's hosted bots take no more seats than this at once (docs/HOSTED.md). */
+      hostedSeatLimit?: number;
+    } = {},
   ) {}
 
   /** POST /api/ladder/entries: 201 with a new entry (or one brought back after a leave), 200 with the one already there. */
@@ -178,7 +183,14 @@ export class Ladder {
     );
     const remote = rows.filter((r) => r.strategy === null && !r.hosted && !r.left).map((r) => r.bot_id);
     // `uncounted`: who may play whom only (the views' picture of a format): no match counts read.
-    const [connected, played, house] = await Promise.all([presentBots(this.db, remote), filter.uncounted ? new Map() : this.matchesPlayed(rows.map((r) => r.bot_id)), this.houseId()]);
+    const hostedOwners = rows.filter((r) => r.hosted && !r.left).map((r) => r.developer_id);
+    const [connected, played, house, hostedSeats] = await Promise.all([
+      presentBots(this.db, remote),
+      filter.uncounted ? new Map() : this.matchesPlayed(rows.map((r) => r.bot_id)),
+      this.houseId(),
+      this.options.hostedSeatLimit === undefined ? new Map<string, number>() : hostedSeatsHeld(this.db, hostedOwners),
+    ]);
+    const hostedSeatsLeft = (developerId: string) => (this.options.hostedSeatLimit ?? Infinity) - (hostedSeats.get(developerId) ?? 0);
     return rows.map((r) => {
       const mu = r.mu ?? PRIOR.mu;
       const sigma = r.sigma ?? PRIOR.sigma;
@@ -187,7 +199,7 @@ export class Ladder {
         format: r.format,
         developerId: r.developer_id,
         enteredAt: new Date(r.entered_at),
-        facts: { retired: r.retired, builtIn: r.strategy !== null, hosted: r.hosted, connected: connected.has(r.bot_id), balance: Number(r.balance), seated: r.seated },
+        facts: { retired: r.retired, builtIn: r.strategy !== null, hosted: r.hosted, connected: connected.has(r.bot_id), balance: Number(r.balance), seated: r.seated, hostedSeatsLeft: hostedSeatsLeft(r.developer_id) },
         mu,
         sigma,
         rating: conservativeRating({ mu, sigma }),
@@ -212,6 +224,10 @@ export class Ladder {
     return reading;
   }
 
+  private get faucetCooldown(): number {
+    return this.options.faucetCooldownMs ?? 86_400_000;
+  }
+
   /** The house's developer id (null until the first entry made it). */
   async houseId(): Promise<string | null> {
     this.house ??= await houseId(this.db);
@@ -227,7 +243,7 @@ export class Ladder {
     this.opening ??= (async () => {
       const house = await ensureHouse(this.db, this.bots, this.clock, this.settings.houseBots);
       this.house = house;
-      await this.accounts?.claimFaucet(house).catch(() => {});
+      await this.options.accounts?.claimFaucet(house).catch(() => {});
       return house;
     })().finally(() => (this.opening = null));
     return this.opening;
@@ -239,7 +255,7 @@ export class Ladder {
     if (house === null) return null;
     const [row] = await queryRows<{ balance: string | number; last_faucet_at: Date | string | null }>(this.db, sql`select balance, last_faucet_at from developers where id = ${house}`);
     const now = this.clock.now();
-    const nextClaim = row?.last_faucet_at ? new Date(row.last_faucet_at).getTime() + this.faucetCooldownMs : now;
+    const nextClaim = row?.last_faucet_at ? new Date(row.last_faucet_at).getTime() + this.faucetCooldown : now;
     return { outOfCredits: Number(row?.balance ?? 0) < this.settings.buyIn, paysAgainAt: new Date(Math.max(now, nextClaim)).toISOString() };
   }
 
@@ -284,7 +300,7 @@ export class Ladder {
       Promise.all(developers.map((developerId) => houseLimitsReached(this.db, house, now, this.settings.houseDailyLimit, developerId))).then((maps) => new Map(maps.flatMap((m) => [...m]))),
       queryRows<{ last_faucet_at: Date | string | null }>(this.db, sql`select last_faucet_at from developers where id = ${house}`),
     ]);
-    const nextClaim = account?.last_faucet_at ? new Date(account.last_faucet_at).getTime() + this.faucetCooldownMs : now.getTime();
+    const nextClaim = account?.last_faucet_at ? new Date(account.last_faucet_at).getTime() + this.faucetCooldown : now.getTime();
     return { house, limited: limits, paysAgainAt: new Date(Math.max(nextClaim, now.getTime())) };
   }
 

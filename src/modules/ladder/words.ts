@@ -16,6 +16,8 @@ export function remedy(entry: Pick<LadderEntryView, "reason" | "format">, name: 
       return "your balance is below the ladder's buy-in: claim the faucet (bun run cli -- faucet)";
     case "BOT_OFFLINE":
       return `the bot is not connected: run it and leave it running (bun examples/starter-bot.ts --bot ${name})`;
+    case "HOSTED_SEAT_LIMIT":
+      return "your hosted bots hold the most seats a developer's may hold at once (MAX_HOSTED_SEATS_PER_DEVELOPER): it plays when one of their matches ends";
     case "BOT_RETIRED":
       return `the bot is retired: take it off the ladder (bun run cli -- ladder leave ${name}${entry.format === "heads-up" ? "" : ` --format ${entry.format}`})`;
     default:
