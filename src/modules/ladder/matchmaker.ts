@@ -95,7 +95,10 @@ export class Matchmaker {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.placement.stop();
-    await Promise.race([Promise.allSettled([...this.seatings]), Bun.sleep(10_000)]);
+    // Seatings in flight finish (a few ms each, usually) before the role is given up; a stuck one is left to the stranded-table rule.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([...this.seatings]), new Promise((resolve) => (timer = setTimeout(resolve, 2_000)))]);
+    clearTimeout(timer);
     await this.role.stop();
   }
 
