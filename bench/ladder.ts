@@ -2,13 +2,14 @@
  * `bun run bench:ladder` (issue 25): the ladder on one node and on three (real node processes, one
  * Postgres, one NATS), with 100 entered heads-up bots: BENCH_LADDER_REMOTE (70) remote WebSocket
  * bots of 20 developers, run by a separate load process (bench/ladder-load.ts, check/call at once,
- * so the nodes' CPU is measured apart), and 30 built-ins of 10 other developers; the house's 4
+ * so the nodes' CPU is measured apart), and 30 built-ins of 10 other developers; the house's 5
  * built-ins join by themselves. Short matches (LADDER_HANDS 20, 1 s per action, pairing every
  * 250 ms), each run BENCH_LADDER_SECONDS (75) from the entries on. Measured from outside (see
  * bench/ladder-figures.ts): time from entry to the first match, idle gaps between an available
  * bot's matches, pairing variety, matches per minute, CPU of each process; on three nodes the
  * matchmaker's node is killed (SIGKILL) halfway: time until another node pairs, interrupted matches
- * resumed, double seatings, the ledger's audit. Figures only, not a test.
+ * resumed, double seatings, the ledger's audit; and on three nodes how the ladder's tables spread
+ * over the nodes (placement.ts), before the kill and after it. Figures only, not a test.
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,9 +99,14 @@ async function run(nodes: number) {
     if (entered.entered !== REMOTE) throw new Error(`only ${entered.entered} of ${REMOTE} remote bots entered`);
 
     let kill: { node: string; killAt: number; interrupted: string[]; watch: Promise<{ newMatchmakerMs: number; newTableMs: number; who: string }> } | undefined;
+    // Where the ladder's tables were made (issue 33: spread over the live nodes, not all on the matchmaker's): read before any takeover moves them.
+    let spreadBefore: Array<{ host_id: string; n: number }> = [];
+    let matchmakerBefore = "";
     if (nodes > 1) {
       await Bun.sleep(Math.max(0, t0 + (SECONDS * 1000) / 2 - Date.now()));
       const [node] = await matchmakers(cluster);
+      matchmakerBefore = node ?? "";
+      spreadBefore = (await cluster.sql((db) => db`select host_id, count(*)::int as n from tables where ladder is not null group by host_id order by host_id`)) as unknown as Array<{ host_id: string; n: number }>;
       if (!node) throw new Error("no matchmaker");
       cpuLast.set(node, cpuMs(pids.get(node)!));
       const killAt = Date.now();
@@ -158,6 +164,14 @@ async function run(nodes: number) {
         (other.length ? `, others (status/match@host): ${other.join(" ")}; bots left with an open seat at a waiting table: ${stranded.length}` : "");
     }
 
+    const spreadAfter = kill
+      ? ((await cluster.sql((db) => db`select host_id, count(*)::int as n from tables where ladder is not null and created_at > ${new Date(kill!.killAt)} group by host_id order by host_id`)) as unknown as Array<{ host_id: string; n: number }>)
+      : ((await cluster.sql((db) => db`select host_id, count(*)::int as n from tables where ladder is not null group by host_id order by host_id`)) as unknown as Array<{ host_id: string; n: number }>);
+    const spread = (rows: Array<{ host_id: string; n: number }>) => {
+      const total = rows.reduce((a, r) => a + r.n, 0);
+      const max = Math.max(...rows.map((r) => r.n));
+      return `${rows.map((r) => `${r.host_id}${r.host_id === matchmakerBefore ? " (matchmaker)" : ""} ${r.n} (${((r.n / total) * 100).toFixed(0)} %)`).join(", ")}; the busiest node has ${((max / total) * 100).toFixed(0)} %`;
+    };
     loader.stdin.end();
     const { records } = (await next()) as { records: RemoteRecord[] };
     await loader.exited;
@@ -172,7 +186,7 @@ async function run(nodes: number) {
     const gapsAll = [...f.gapsRemote, ...f.gapsBuiltin];
     const ok = (good: boolean) => (good ? "ok" : "MISSED");
     const matchP50 = percentile(f.matchMs, 50);
-    console.log(`\nbench:ladder — ${nodes} node(s), ${f.n} heads-up entries (${REMOTE} remote in a separate process, ${BUILTIN} built-ins, ${REMOTE_DEVS + BUILTIN_DEVS} developers + the house's 4), ${HANDS} hands a match, ${(windowMs / 1000).toFixed(0)} s`);
+    console.log(`\nbench:ladder — ${nodes} node(s), ${f.n} heads-up entries (${REMOTE} remote in a separate process, ${BUILTIN} built-ins, ${REMOTE_DEVS + BUILTIN_DEVS} developers + the house's 5), ${HANDS} hands a match, ${(windowMs / 1000).toFixed(0)} s`);
     console.log(`  time from entry to the first match: ${dist(firstAll)} — p95 target < 5 s: ${ok(percentile(firstAll, 95) < 5000)}`);
     console.log(`     remote (load process clock): ${dist(f.firstRemote)}; built-ins (seat opened_at): ${dist(f.firstBuiltin)}; entries with no match: ${f.neverPlayed}`);
     console.log(`  idle gap between an available bot's matches: ${dist(gapsAll)} — p95 target < 3 s: ${ok(percentile(gapsAll, 95) < 3000)}`);
@@ -188,9 +202,12 @@ async function run(nodes: number) {
       `  where the time goes: bots seated ${(f.seatedShare * 100).toFixed(0)} % of the run (waiting the rest); CPU (% of one core) ${nodeCpu}, load process ${((loaderCpu / windowMs) * 100).toFixed(0)} %, Postgres backends of this database ${((postgresMs / windowMs) * 100).toFixed(0)} %; ` +
         `machine busy ${machineBusy.toFixed(0)} % of 2 cores (Postgres and anyone else included); nodes' CPU ${(nodeCpuMs / Math.max(1, f.handsPerSec * (windowMs / 1000))).toFixed(2)} ms a hand`,
     );
+    if (spreadBefore.length > 0) console.log(`  ladder tables by node, made before the kill: ${spread(spreadBefore)} (target: none above ~60 %)`);
+    console.log(`  ladder tables by node${kill ? ", made after the kill (the survivors)" : ""}: ${spread(spreadAfter)}`);
     if (resumed) console.log(resumed);
     console.log(`  double seatings: bots with overlapping seats ${f.overlaps}, with two open seats now ${f.openTwice}; ladder tables with one developer twice ${f.doubledTables}; audit: ${audit.problems.length === 0 ? "clean" : JSON.stringify(audit.problems)}`);
-    return { nodes, firstP95S: percentile(firstAll, 95) / 1000, gapP95S: percentile(gapsAll, 95) / 1000, maxRatio: f.maxRatio, maxRatioAtLeastOne: f.maxRatioAtLeastOne, matchesPerMin: Math.round(f.matchesPerMin), handsPerSec: Math.round(f.handsPerSec), overlaps: f.overlaps, auditProblems: audit.problems.length };
+    const maxShare = (rows: Array<{ n: number }>) => (rows.length ? Math.max(...rows.map((r) => r.n)) / rows.reduce((a, r) => a + r.n, 0) : 1);
+    return { nodes, busiestNodeShareBeforeKill: spreadBefore.length ? Number(maxShare(spreadBefore).toFixed(2)) : null, firstP95S: percentile(firstAll, 95) / 1000, gapP95S: percentile(gapsAll, 95) / 1000, maxRatio: f.maxRatio, maxRatioAtLeastOne: f.maxRatioAtLeastOne, matchesPerMin: Math.round(f.matchesPerMin), handsPerSec: Math.round(f.handsPerSec), overlaps: f.overlaps, auditProblems: audit.problems.length };
   } finally {
     await cluster.close();
   }

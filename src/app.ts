@@ -33,6 +33,7 @@ import { Metrics } from "./modules/metrics/service";
 import { Matches } from "./modules/matches/service";
 import { protocolModule } from "./modules/protocol";
 import { BotGateway } from "./modules/protocol/gateway";
+import { hostedNotice } from "./modules/protocol/messages";
 import { Spectators } from "./modules/protocol/spectators";
 import type { Bus } from "./lib/bus/bus";
 import type { FenceToken, LeaseStanding } from "./modules/cluster/lease";
@@ -180,6 +181,7 @@ export function createServices(deps: AppDeps): Services {
     clock,
     bots,
     spectators,
+    gateway,
     host,
     routing,
     hostId: config.hostId,
@@ -192,14 +194,18 @@ export function createServices(deps: AppDeps): Services {
   const tableRelay = new TableRelay(cluster, host, spectators, deps.tracing);
   botRelay.start();
   bots.keyRotated = (botId) => botRelay.revokeEverywhere(botId);
+  // Code uploaded while the bot's remote socket is open (on any node): it is told at once that it waits from now on.
+  hosted.hostingChanged = (botId, version) => {
+    if (version !== null) gateway.send(botId, { type: "error", code: "BOT_HOSTED", message: hostedNotice(botId, version) });
+  };
   // The bus closes old sockets at once; the database check catches what the bus cannot carry (an outage).
   gateway.keyCheck = databaseKeyCheck(db);
   tableRelay.start();
   routing.relay = tableRelay;
   const presence = new BotPresence(db, config.hostId, clock, log);
   gateway.presence = presence;
-  const ladder = new Ladder(db, bots, clock, config.ladder);
-  const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, leaseStanding: deps.leaseStanding, log });
+  const ladder = new Ladder(db, bots, clock, config.ladder, { faucetCooldownMs: config.faucetCooldownMs, accounts, hostedSeatLimit: config.maxHostedSeatsPerDeveloper });
+  const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
   host.relay = tableRelay;
   spectators.remote = tableRelay;
   return {

@@ -243,6 +243,8 @@ export interface LadderSettings {
   pairEveryMs: number;
   /** How long a free bot waits for an opponent it has not met too often before it takes one it has (docs/LADDER.md). */
   patienceMs: number;
+  /** Chips one developer may win from the house's bots in 24 h before the house stops meeting its bots (0: no limit; docs/LADDER.md). */
+  houseDailyLimit: number;
 }
 
 function ladderFrom(env: Record<string, string | undefined>): LadderSettings {
@@ -260,6 +262,7 @@ function ladderFrom(env: Record<string, string | undefined>): LadderSettings {
     houseBots: houseBots as BuiltInStrategy[],
     pairEveryMs: integerFrom(env, "LADDER_PAIR_EVERY_MS", 250, 10),
     patienceMs: integerFrom(env, "LADDER_PATIENCE_MS", 15_000),
+    houseDailyLimit: integerFrom(env, "LADDER_HOUSE_DAILY_LIMIT", 2 * buyIn),
   };
   if (settings.smallBlind > settings.bigBlind || settings.bigBlind > settings.buyIn) throw new Error("LADDER_SMALL_BLIND ≤ LADDER_BIG_BLIND ≤ LADDER_BUY_IN");
   return settings;

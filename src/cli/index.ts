@@ -8,7 +8,7 @@ import { parseArgs, str, UsageError } from "./args";
 import { commandHelp, type CliIO, type Command, type Ctx } from "./command";
 import { balance, faucet, login, register, whoami } from "./commands/account";
 import { botsCreate, botsList, botsRetire, botsRotate } from "./commands/bots";
-import { botsLogs, botsUpload } from "./commands/hosted";
+import { botsLogs, botsUnhost, botsUpload } from "./commands/hosted";
 import { play } from "./commands/play";
 import { tablesCreate, tablesDelete, tablesJoin, tablesLeave, tablesList, tablesShow } from "./commands/tables";
 import { watch } from "./commands/watch";
@@ -25,7 +25,7 @@ export type { CliIO } from "./command";
 // ───────────────────────────── dispatch ─────────────────────────────
 
 const GROUPS: Record<string, { summary: string; commands: Command[] }> = {
-  bots: { summary: "create, list, rotate the keys of and retire your bots; upload a file for the service to play (hosted) and read its logs", commands: [botsCreate, botsList, botsRotate, botsRetire, botsUpload, botsLogs] },
+  bots: { summary: "create, list, rotate the keys of and retire your bots; upload a file for the service to play (hosted), read its logs, turn hosting off", commands: [botsCreate, botsList, botsRotate, botsRetire, botsUpload, botsUnhost, botsLogs] },
   tables: { summary: "create and delete tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow, tablesDelete] },
   ladder: { summary: "the rated ladder: enter your bot and leave it running, see why an entry is paused, the standings", commands: [ladderEnter, ladderLeave, ladderStatus, ladderStandings] },
 };

@@ -91,6 +91,7 @@ export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPl
     const path = resolve(cwd, spec);
     let module: Record<string, unknown>;
     try {
+      await resolveSdkAnywhere();
       module = await import(pathToFileURL(path).href);
     } catch (error) {
       throw new Error(`cannot load bot file ${spec}: ${(error as Error).message}`);
@@ -102,6 +103,29 @@ export async function loadPlayers(specs: string[], cwd: string): Promise<LocalPl
     players.push({ name: unique(playerLabel(spec)), source: spec, strategy: null, bot });
   }
   return players;
+}
+
+/** What a bot file may import of the SDK: its entry and the subpaths its package exports. */
+const SDK_SPECIFIERS = ["@poker-bots/sdk", ...["messages", "narrator", "actions", "state", "helpers", "logger", "readable-logger", "session"].map((sub) => `@poker-bots/sdk/${sub}`)];
+let sdkResolved: Promise<void> | null = null;
+
+/**
+ * A bot file imports `@poker-bots/sdk` (as examples/ do), which Bun resolves from the file's own
+ * folder: a file kept outside this repository would not find it ("Cannot find package"). This
+ * process's own SDK answers those imports wherever the file lives (Bun's virtual modules: its
+ * runtime plugins resolve no bare name), as `hosted:` and an upload do by bundling the file.
+ */
+function resolveSdkAnywhere(): Promise<void> {
+  sdkResolved ??= (async () => {
+    const modules = await Promise.all(SDK_SPECIFIERS.map(async (specifier) => [specifier, (await import(specifier)) as Record<string, unknown>] as const));
+    Bun.plugin({
+      name: "the SDK for bot files anywhere",
+      setup(build) {
+        for (const [specifier, exports] of modules) build.module(specifier, () => ({ exports, loader: "object" }));
+      },
+    });
+  })();
+  return sdkResolved;
 }
 
 export interface LocalMatchOptions {

@@ -57,6 +57,11 @@ export const bots = pgTable(
     createdAt: instant("created_at").notNull(),
     /** Set by DELETE /api/bots/:botId: the bot plays no more, its records stay; its name is free again. */
     retiredAt: instant("retired_at"),
+    /**
+     * Set by DELETE /api/bots/:botId/code: its uploaded code no longer plays it (a match from then on
+     * seats it as a remote bot); its versions stay. The next upload clears it. Null: its code, if any, plays it.
+     */
+    unhostedAt: instant("unhosted_at"),
   },
   (t) => [
     uniqueIndex("bots_developer_name_key").on(t.developerId, t.name).where(sql`${t.retiredAt} is null`),
@@ -409,6 +414,8 @@ export const ladderEntries = pgTable(
       .notNull()
       .references(() => developers.id),
     enteredAt: instant("entered_at").notNull(),
+    /** Set by DELETE /api/ladder/entries/:botId: not paired again, its record stays in the standings (`left`); entering again clears it. */
+    leftAt: instant("left_at"),
   },
   (t) => [primaryKey({ columns: [t.botId, t.format] })],
 );

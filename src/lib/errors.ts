@@ -13,6 +13,8 @@ export type ErrorCode =
   | "BOT_SEATED"
   | "BOT_RETIRED"
   | "BUILT_IN_BOT"
+  | "BOT_NOT_HOSTED"
+  | "BOT_NAME_RESERVED"
   | "TABLE_FULL"
   | "TABLE_NOT_JOINABLE"
   | "TABLE_NOT_WAITING"

@@ -103,8 +103,8 @@ test("the README quick start works, command for command, against a real server",
 
   // The watcher saw the whole match of the newcomer's bot, as readable lines.
   const watched = background[0].out.text;
-  expect(watched).toMatch(/match m_\S+ started · seat \d \((house-caller|my-bot)\) 1000/);
-  expect(watched).toMatch(/hand 1 · seat \d \((house-caller|my-bot)\) posts the small blind 5/);
+  expect(watched).toMatch(/match m_\S+ started · seat \d \((sparring-caller|my-bot)\) 1000/);
+  expect(watched).toMatch(/hand 1 · seat \d \((sparring-caller|my-bot)\) posts the small blind 5/);
   expect(watched).toMatch(/hand \d+ · flop: (\S\S ){2}\S\S\n/);
   expect(watched).toMatch(/match over after \d+ hands\n/);
   expect(watched).toMatch(/winner: /);

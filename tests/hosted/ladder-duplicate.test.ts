@@ -27,8 +27,8 @@ describe("two hosted bots on the ladder play duplicate", () => {
       await storeVersion(server.database.db, bot.botId, 1, counter);
       const entered = await server.api("POST", "/api/ladder/entries", { token, body: { botId: bot.botId } });
       expect(entered.status).toBe(201);
-      // Hosted: active with no socket (a remote bot would be paused BOT_OFFLINE).
-      expect(entered.body).toMatchObject({ status: "active", reason: null });
+      // Hosted: active with no socket (a remote bot would be paused BOT_OFFLINE); the first waits for the second (NO_OPPONENT, issue 33).
+      expect(entered.body).toMatchObject({ status: "active", ...(bots.length === 0 ? { reason: "NO_OPPONENT", opponentsAvailable: 0 } : { reason: null }) });
       bots.push(bot.botId);
     }
 

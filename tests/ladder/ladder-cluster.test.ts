@@ -36,6 +36,10 @@ describe("one matchmaker for the whole cluster", () => {
     }, 20_000, "one matchmaker");
     for (const socket of sockets) await socket.next((m) => m.type === "match_ended", 30_000);
     expect((await matchmakers()).length).toBe(1);
+    // The ladder's tables are spread over the nodes (placement.ts), not all on the matchmaker's (issue 33).
+    const hosts = await cluster.sql((db) => db`select host_id, count(*)::int as n from tables where ladder is not null group by host_id`);
+    console.log(`[ladder-cluster] ladder tables by host before the kill: ${hosts.map((h) => `${h.host_id} ${h.n}`).join(", ")}`);
+    expect(hosts.length).toBeGreaterThanOrEqual(2);
 
     const killedAt = Date.now();
     const before = sockets.map((s) => s.messages.length);

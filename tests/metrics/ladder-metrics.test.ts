@@ -48,7 +48,7 @@ describe("the ladder's metrics after ladder matches", () => {
       for (const name of Object.keys(s.labels)) expect(ALLOWED_LABELS.has(name) ? name : `${s.name}{${name}}`).toBe(name);
       if (s.labels.format) expect(["heads-up", "six-max"]).toContain(s.labels.format);
       if (s.labels.status) expect(["active", "paused"]).toContain(s.labels.status);
-      if (s.labels.reason) expect(["INSUFFICIENT_BALANCE", "BOT_OFFLINE", "BOT_RETIRED"]).toContain(s.labels.reason);
+      if (s.labels.reason) expect(["INSUFFICIENT_BALANCE", "BOT_OFFLINE", "BOT_RETIRED", "HOSTED_SEAT_LIMIT"]).toContain(s.labels.reason);
     }
     for (const secret of secrets) expect(scrape.includes(secret) ? secret : "").toBe("");
   });

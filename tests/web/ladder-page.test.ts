@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { until } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
+import { fundedDeveloper } from "../support/developers";
 import { collectErrors, launchChromium } from "./fixture";
 
 setDefaultTimeout(60_000);
@@ -117,6 +118,36 @@ test("at 375 px wide /ladder does not overflow sideways (its tables scroll insid
   await page.goto(`${server.url}/ladder`);
   expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.close();
+});
+
+test("at 1280 px wide every standings table fits its section (no sideways scroll), six-max with the house's marks included", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  errors.push(...collectErrors(page));
+  await page.goto(`${server.url}/ladder`);
+  const sections = await page.locator("section:has(table.standings)").evaluateAll((all) => all.map((section) => ({ id: section.querySelector("table")!.id, scroll: section.scrollWidth, width: section.clientWidth })));
+  expect(sections.map((s) => s.id).sort()).toEqual(["standings-heads-up", "standings-six-max"]);
+  for (const section of sections) expect(section.scroll).toBeLessThanOrEqual(section.width);
+  // The house's bots are marked in both formats.
+  expect(await page.locator("#standings-six-max [data-house]").count()).toBe(5);
+  await page.close();
+});
+
+test("the bot page tells anyone the status only; its owner signs in there and reads why the entry does not play, in words", async () => {
+  const email = `owner-${Date.now()}@example.com`;
+  const owner = await fundedDeveloper(server.api, { email, password: "a long password" });
+  const offline = await createBot(server, owner.token, "sleeper");
+  expect((await server.api("POST", "/api/ladder/entries", { token: owner.token, body: { botId: offline.botId } })).body.reason).toBe("BOT_OFFLINE");
+  const page = await open(`/bots/${offline.botId}`);
+  expect(await page.locator(`#ladder-entries [data-status]`).getAttribute("data-status")).toBe("paused");
+  expect(await page.locator("#ladder-entries").textContent()).not.toContain("BOT_OFFLINE");
+  await page.locator("#ladder-owner summary").click();
+  await page.locator("#owner-email").fill(email);
+  await page.locator("#owner-password").fill("a long password");
+  await page.locator("#owner-form button").click();
+  await page.locator("#owner-entries li").first().waitFor();
+  expect(await page.locator("#owner-entries li").first().textContent()).toBe("heads-up: paused (BOT_OFFLINE): the bot is not connected: run it and leave it running (bun examples/starter-bot.ts --bot sleeper)");
+  await page.close();
+  expect((await server.api("DELETE", `/api/ladder/entries/${offline.botId}`, { token: owner.token })).status).toBe(200);
 });
 
 test("no page wrote a console error (a CSP violation is one)", () => {

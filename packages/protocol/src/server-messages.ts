@@ -14,7 +14,7 @@ export const SeatState = strict({
 });
 export const PublicActionName = oneOf(["small_blind", "big_blind", "ante", "fold", "check", "call", "raise"]);
 /** The codes the server sends today; a bot must expect others (the type stays open to any string). */
-export type ErrorCode = "ILLEGAL_ACTION" | "STALE_REQUEST" | "BAD_MESSAGE" | "UNKNOWN_TYPE" | "REPLACED" | "KEY_ROTATED" | "RATE_LIMITED" | "NOT_FOUND" | (string & {});
+export type ErrorCode = "ILLEGAL_ACTION" | "STALE_REQUEST" | "BAD_MESSAGE" | "UNKNOWN_TYPE" | "REPLACED" | "KEY_ROTATED" | "RATE_LIMITED" | "BOT_HOSTED" | "NOT_FOUND" | (string & {});
 
 const StartSeat = strict({ seat: Int(), botId: Id("bot_"), stack: Int() });
 const base = { tableId: Id("tbl_"), matchId: Id("m_") };
@@ -28,7 +28,22 @@ const matchStart = {
 };
 
 export const serverMessages = {
-  welcome: strict({ type: T.Literal("welcome"), botId: Id("bot_"), name: T.String(), protocolVersion: T.Literal(1), serverTime: Time }),
+  welcome: strict({
+    type: T.Literal("welcome"),
+    botId: Id("bot_"),
+    name: T.String(),
+    protocolVersion: T.Literal(1),
+    serverTime: Time,
+    hosted: T.Optional(
+      strict(
+        {
+          codeVersion: Int("The uploaded version that plays the bot's next match"),
+          message: T.String({ description: "What this means and how to switch back, in words (the SDK prints it)" }),
+        },
+        "Present only when the bot's uploaded code plays it (a hosted bot, docs/HOSTED.md): the service seats the code, never this socket, so this connection waits idle. To play through the socket instead, turn hosting off: DELETE /api/bots/{botId}/code (`bun run cli -- bots unhost <bot>`); the next match then seats this socket. A socket already open when code is uploaded hears an `error` BOT_HOSTED with the same message.",
+      ),
+    ),
+  }),
   snapshot: strict({
     type: T.Literal("snapshot"),
     tableId: Id("tbl_"),
@@ -116,7 +131,7 @@ export const serverMessages = {
   match_ended: strict({ type: T.Literal("match_ended"), ...base, handsPlayed: Int(), players: T.Array(strict({ botId: Id("bot_"), finalChips: Int(), profit: Int("finalChips − buy-in") })) }),
   error: strict({
     type: T.Literal("error"),
-    code: T.Unsafe<ErrorCode>(T.String({ description: "ILLEGAL_ACTION, STALE_REQUEST, BAD_MESSAGE, UNKNOWN_TYPE, REPLACED, KEY_ROTATED, RATE_LIMITED, NOT_FOUND (spectators)" })),
+    code: T.Unsafe<ErrorCode>(T.String({ description: "ILLEGAL_ACTION, STALE_REQUEST, BAD_MESSAGE, UNKNOWN_TYPE, REPLACED, KEY_ROTATED, RATE_LIMITED, BOT_HOSTED (the bot's uploaded code now plays it: see welcome.hosted), NOT_FOUND (spectators)" })),
     message: T.String(),
     // null: a STALE_REQUEST answering an action that carried no string requestId.
     requestId: T.Optional(Nullable(T.String())),

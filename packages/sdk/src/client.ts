@@ -105,6 +105,8 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
       const message = parseServerMessage(String(event.data));
       if (!message) return;
       if (message.type === "welcome") botName = message.name;
+      // The bot's uploaded code plays it: this process is never seated. Under `once` there is no match to wait for.
+      const hosted = (message.type === "welcome" && message.hosted !== undefined) || (message.type === "error" && message.code === "BOT_HOSTED");
       if (message.type === "welcome") {
         welcomed = true;
         failures = 0;
@@ -114,6 +116,9 @@ export function connect(bot: BotDefinition, options: ConnectOptions): BotClient 
       }
       const handled = session.handle(message);
       if (message.type === "match_ended") handled.finally(() => (options.once ? stop(message) : waitingForSeat()));
+      if (hosted && options.once) {
+        handled.finally(() => stop(null, new Error(`${botName ?? "this bot"} is hosted: its uploaded code plays its matches, not this process (switch back: bun run cli -- bots unhost ${botName ?? "<bot>"})`)));
+      }
     };
     let failure = "";
     ws.onerror = (event) => {

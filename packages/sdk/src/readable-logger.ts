@@ -11,7 +11,9 @@ export function describeEntry(e: LogEntry): string | null {
     case "connected":
       return `connected as ${e.name} (${e.botId}), protocol v${e.protocolVersion}`;
     case "waiting_for_seat":
-      return `waiting for a seat: seat it with \`bun run cli -- tables join <tableId> --bot ${e.name ?? "<name>"}\` (Ctrl-C to stop)`;
+      return `waiting for a seat: seat it with \`bun run cli -- tables join <tableId> --bot ${e.name ?? "<name>"}\`, or enter it in the ladder (\`bun run cli -- ladder enter ${e.name ?? "<name>"}\`) (Ctrl-C to stop)`;
+    case "hosted":
+      return String(e.message);
     case "seated":
       return `seated at table ${e.tableId}: the match starts when all ${e.seats} seats are taken`;
     case "resumed":

@@ -100,6 +100,8 @@ export class BotSession {
       case "welcome":
         ctx.botId = message.botId;
         this.log({ level: "info", event: "connected", botId: message.botId, handNumber: null, name: message.name, protocolVersion: message.protocolVersion });
+        // Its uploaded code plays it: this connection is never seated (docs/PROTOCOL.md, welcome).
+        if (message.hosted) this.log({ level: "warn", event: "hosted", botId: message.botId, handNumber: null, codeVersion: message.hosted.codeVersion, message: message.hosted.message });
         return;
       case "snapshot":
         this.resume(message);
@@ -148,6 +150,10 @@ export class BotSession {
         return;
       }
       case "error":
+        if (message.code === "BOT_HOSTED") {
+          this.log({ level: "warn", event: "hosted", botId: ctx.botId, handNumber: null, codeVersion: null, message: message.message });
+          return;
+        }
         this.log({ level: message.code === "STALE_REQUEST" ? "debug" : "warn", event: "server_error", botId: ctx.botId, handNumber: ctx.handNumber, code: message.code, message: message.message, requestId: message.requestId });
         return;
       default:

@@ -1,4 +1,4 @@
-/** CLI: a hosted bot's code and logs — bots upload, bots logs (the service plays an uploaded file itself). */
+/** CLI: a hosted bot's code and logs — bots upload, bots unhost, bots logs (the service plays an uploaded file itself). */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ApiError } from "../api";
@@ -33,7 +33,8 @@ export const botsUpload: Command = {
     try {
       const uploaded = await ctx.api(parsed).request("PUT", `/api/bots/${encodeURIComponent(botId)}/code`, source, { auth: true, contentType: SOURCE_MEDIA_TYPE[languageOf(file)] });
       ctx.out(`uploaded ${file} as version ${uploaded.version} of ${given} (${botId}) · ${uploaded.bytes} bytes · sha256 ${uploaded.sha256}`);
-      ctx.out(`it is hosted: its next match plays version ${uploaded.version}. Its logs: bun run cli -- bots logs ${given}`);
+      ctx.out(`it is hosted: its next match plays version ${uploaded.version}, not a process you run (a socket of it waits idle). Its logs: bun run cli -- bots logs ${given}`);
+      ctx.out(`to play it through its socket again: bun run cli -- bots unhost ${given}`);
       return 0;
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== "VALIDATION_ERROR") throw error;
@@ -41,6 +42,23 @@ export const botsUpload: Command = {
       for (const line of validationLines((error.body as { error?: { details?: unknown } })?.error?.details)) ctx.err(line);
       return 1;
     }
+  },
+};
+
+export const botsUnhost: Command = {
+  name: "unhost",
+  summary: "Turn hosting off: your uploaded code stops playing the bot, and the process you run (its socket) plays its next match.",
+  usage: "bots unhost <name|botId>",
+  details: "A match in play finishes with the version it began with. The versions stay (the service keeps them for you); the next bots upload turns hosting on again.",
+  flags: SERVER_FLAG,
+  async run(ctx, parsed) {
+    const given = parsed.positionals[0];
+    if (!given) throw new UsageError("which bot? bots unhost <name|botId>");
+    const botId = botIdOf(ctx, given);
+    const result = await ctx.api(parsed).request<{ versions: number }>("DELETE", `/api/bots/${encodeURIComponent(botId)}/code`, undefined, { auth: true });
+    ctx.out(`${given} (${botId}) is no longer hosted: its next match seats it as a remote bot. Run it: bun examples/starter-bot.ts --bot ${given}`);
+    ctx.out(`its ${result.versions} uploaded version(s) stay; bots upload turns hosting on again`);
+    return 0;
   },
 };
 

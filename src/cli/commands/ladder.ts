@@ -6,6 +6,8 @@ import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 import { JSON_FLAG, nameOf, query, show } from "./records";
 import { matchCount, winRates } from "../format";
 import type { LadderStandingRow } from "../../modules/ladder/model";
+import { entryStateInWords } from "../../modules/ladder/words";
+import { fromNow } from "../suggest";
 
 const FORMAT_FLAG: FlagSpec = { format: { kind: "string", value: "format", help: `${LADDER_FORMATS.join(" or ")} (default heads-up)` } };
 
@@ -21,23 +23,8 @@ function botOf(ctx: Ctx, parsed: Parsed, command: string): { given: string; botI
   return { given, botId: botIdOf(ctx, given) };
 }
 
-/** What a paused entry waits for, as something its owner can do (the entry resumes by itself then). */
-function remedy(entry: LadderEntryView, name: string): string {
-  switch (entry.reason) {
-    case "INSUFFICIENT_BALANCE":
-      return "your balance is below the ladder's buy-in: claim the faucet (bun run cli -- faucet)";
-    case "BOT_OFFLINE":
-      return `the bot is not connected: run it and leave it running (bun examples/starter-bot.ts --bot ${name})`;
-    case "BOT_RETIRED":
-      return `the bot is retired: take it off the ladder (bun run cli -- ladder leave ${name}${entry.format === "heads-up" ? "" : ` --format ${entry.format}`})`;
-    default:
-      return "";
-  }
-}
-
 function entryLine(entry: LadderEntryView, name: string): string {
-  const state = entry.status === "active" ? "active" : `paused (${entry.reason}): ${remedy(entry, name)}`;
-  return `${name} (${entry.botId})  ${entry.format}  ${matchCount(entry.matchesPlayed, "ladder match")}  ${state}`;
+  return `${name} (${entry.botId})  ${entry.format}  ${matchCount(entry.matchesPlayed, "ladder match")}  ${entryStateInWords(entry, name, fromNow)}`;
 }
 
 export const ladderEnter: Command = {
@@ -68,7 +55,7 @@ export const ladderLeave: Command = {
 
 export const ladderStatus: Command = {
   name: "status",
-  summary: "Your ladder entries: active, or paused and why (each resumes by itself when the cause goes away).",
+  summary: "Your ladder entries: active, waiting for opponents, or paused and why (each resumes by itself when the cause goes away).",
   usage: "ladder status [--json]",
   flags: { ...JSON_FLAG, ...SERVER_FLAG },
   async run(ctx, parsed) {
@@ -92,7 +79,11 @@ export const ladderStandings: Command = {
     const list = await ctx.api(parsed).request<Standing[]>("GET", `/api/ladder${query({ format, limit: int(parsed, "limit", 20, 1, 500) })}`);
     return show(ctx, parsed, list, () => [], (l) => {
       if (l.length === 0) return [`no bot in the ${format} ladder yet: bun run cli -- ladder enter <name>${format === "heads-up" ? "" : ` --format ${format}`}`];
-      return l.map((s, i) => `${String(i + 1).padStart(3)}. ${s.name.padEnd(24)} rating ${s.rating.toFixed(2).padStart(7)} (mu ${s.mu.toFixed(2)} ± sigma ${s.sigma.toFixed(2)})  ${matchCount(s.matchesPlayed)}${s.duplicateMatches ? ` (${s.duplicateMatches} duplicate)` : ""}  ${winRates(s)}`);
+      return l.map((s, i) => {
+        // A paused or left entry says so (the house's with its reason, public); the house's names (house-…) are its own.
+        const state = s.status === "active" ? "" : `  [${s.status}${s.reason ? `: ${s.reason}` : ""}]`;
+        return `${String(i + 1).padStart(3)}. ${s.name.padEnd(24)} rating ${s.rating.toFixed(2).padStart(7)} (mu ${s.mu.toFixed(2)} ± sigma ${s.sigma.toFixed(2)})  ${matchCount(s.matchesPlayed)}${s.duplicateMatches ? ` (${s.duplicateMatches} duplicate)` : ""}  ${winRates(s)}${state}`;
+      });
     });
   },
 };

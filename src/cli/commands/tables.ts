@@ -53,6 +53,8 @@ export const tablesJoin: Command = {
     const table = await api.request("GET", `/api/tables/${encodeURIComponent(tableId)}`);
     const free = table.config.maxPlayers - table.seats.length;
     ctx.out(`seated ${botName} at ${tableId}, seat ${seat.seat}, with ${seat.chips} chips`);
+    // A remote bot connected nowhere: seated as asked, and told so (it times out on every turn until it connects).
+    if (seat.warning) ctx.err(`warning: ${seat.warning.message}`);
     ctx.out(free > 0 ? `waiting for ${free} more bot${free === 1 ? "" : "s"}` : `the table is full: the match is on (watch it: bun run cli -- watch ${tableId})`);
     return 0;
   },

@@ -57,7 +57,7 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys,
           tags: ["bots"],
           summary: "Register a bot",
           description:
-            "Creates a bot owned by the caller (at most MAX_BOTS_PER_DEVELOPER, 200: beyond, 409 TOO_MANY_BOTS). The `apiKey` (pbk_…) is shown once, here (and a new one on rotate-key): the service stores only its SHA-256, so a replay of this request with the same Idempotency-Key answers `apiKey: null`; if the key is lost, rotate it. Remote bots connect with it to /api/bots/connect. With `strategy`, the service plays the bot itself.",
+            "Creates a bot owned by the caller (at most MAX_BOTS_PER_DEVELOPER, 200: beyond, 409 TOO_MANY_BOTS). The `apiKey` (pbk_…) is shown once, here (and a new one on rotate-key): the service stores only its SHA-256, so a replay of this request with the same Idempotency-Key answers `apiKey: null`; if the key is lost, rotate it. Remote bots connect with it to /api/bots/connect. With `strategy`, the service plays the bot itself. The ladder house's names (`house-<strategy>`, `house-<strategy>-<n>`, any case) are its own: 409 BOT_NAME_RESERVED.",
         },
       },
     )

@@ -30,7 +30,7 @@ export const PublicBot = t.Object(
     createdAt: t.String({ format: "date-time" }),
     hosted: t.Boolean({
       description:
-        "true from the bot's first code upload (PUT /api/bots/{botId}/code): the service plays its file. Public by design (duplicate ladder matches, and the lobby's twin tables, pair hosted bots only); its code, versions and logs stay its owner's",
+        "true from the bot's first code upload (PUT /api/bots/{botId}/code) until its owner turns hosting off (DELETE /api/bots/{botId}/code): the service plays its file. Public by design (duplicate ladder matches, and the lobby's twin tables, pair hosted bots only); its code, versions and logs stay its owner's",
     }),
   },
   { title: "PublicBot" },
@@ -69,7 +69,7 @@ export const OwnedBot = t.Object(
     description: t.String(),
     createdAt: t.String({ format: "date-time" }),
     strategy: t.Union([oneOf(BUILT_IN_STRATEGIES), t.Null()], { description: "null: a remote or hosted bot" }),
-    hosted: t.Boolean({ description: "true from the bot's first code upload (PUT /api/bots/{botId}/code): the service plays its file" }),
+    hosted: t.Boolean({ description: "true from the bot's first code upload (PUT /api/bots/{botId}/code) until hosting is turned off (DELETE /api/bots/{botId}/code): the service plays its file" }),
     codeVersion: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "The hosted code's current version (a match starting now plays it); null when not hosted" }),
   },
   { title: "OwnedBot" },

@@ -7,6 +7,7 @@ import { newId, newSecret, sha256Hex } from "../../lib/ids";
 import type { BuiltInStrategy } from "./model";
 import { idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
 import { BotDirectory, OLDEST_FIRST, type BotPage, type WholeList } from "./directory";
+import { houseBotsAmong, isHouseBotName } from "./house";
 
 export interface BotView {
   botId: string;
@@ -81,7 +82,11 @@ export class Bots {
     this.byId = db.select().from(bots).where(eq(bots.id, sql.placeholder("botId"))).prepare("bot_by_id");
   }
 
-  async create(developerId: string, input: { name: string; description?: string; strategy?: BuiltInStrategy }) {
+  /** `asHouse`: the ladder's house making its own bots (only it may take the house's names). */
+  async create(developerId: string, input: { name: string; description?: string; strategy?: BuiltInStrategy }, options: { asHouse?: boolean } = {}) {
+    if (!options.asHouse && isHouseBotName(input.name)) {
+      throw errors.conflict("BOT_NAME_RESERVED", `"${input.name}" is the name of one of the ladder house's bots (house-<strategy>, house-<strategy>-<n>): choose another, so nobody takes your bot for the house's`, { field: "name" });
+    }
     const [{ owned }] = await queryRows<{ owned: number }>(this.db, sql`select count(*)::int as owned from bots where developer_id = ${developerId} and retired_at is null`);
     if (owned >= this.maxPerDeveloper) {
       throw errors.conflict("TOO_MANY_BOTS", `A developer may own at most ${this.maxPerDeveloper} bots`, { limit: this.maxPerDeveloper });
@@ -158,6 +163,11 @@ export class Bots {
   async ownedViews(records: BotRecord[]) {
     const versions = await this.codeVersions(records.map((record) => record.botId));
     return records.map((record) => toOwnedBot(record, versions.get(record.botId) ?? null));
+  }
+
+  /** Of these bots, those the ladder's house owns (lists and pages mark them `house`). */
+  houseBots(botIds: string[]): Promise<Set<string>> {
+    return houseBotsAmong(this.db, botIds);
   }
 
   /** Names of these bots, by id (unknown ids are left out). */

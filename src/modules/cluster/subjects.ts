@@ -17,6 +17,8 @@ export function subjectsFor(cluster: string) {
     /** A bot connected on some node: others close their socket for it; its table's host re-sends the state. */
     botConnected: (botId: string) => `${cluster}.bot.${botId}.connected`,
     anyBotConnected: `${cluster}.bot.*.connected`,
+    /** Request/reply to one node: make a ladder table and seat a group there (ladder/placement.ts). */
+    ladderPlacement: (hostId: string) => `${cluster}.node.${hostId}.ladder`,
     /** Every node every 2 s: who is alive, and how loaded. */
     heartbeat: `${cluster}.nodes.heartbeat`,
   };

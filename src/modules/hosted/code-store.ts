@@ -4,9 +4,9 @@
  * leaves (GET /api/bots/:botId/logs reads them). Free functions over the database, used by the
  * match host; the upload routes write bot_code_versions.
  */
-import { and, desc, eq, inArray, max, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, max, or, sql } from "drizzle-orm";
 import { queryRows, type Db, type Queryable } from "../../db";
-import { botCodeVersions, hostedLogs } from "../../db/schema";
+import { botCodeVersions, bots, hostedLogs } from "../../db/schema";
 import { errors } from "../../lib/errors";
 
 /** A version of a bot's code as a match runs it: `bundled` is the script the sandbox loads. */
@@ -15,34 +15,40 @@ export interface CodeVersion {
   bundled: string;
 }
 
-/** The current (highest) version of each of these bots that has one: a bot with a version is hosted. */
+/**
+ * A bot is hosted while it has a version and its owner has not turned hosting off (DELETE
+ * /api/bots/:botId/code sets bots.unhosted_at; the next upload clears it): the one rule, as SQL.
+ */
+const hostingOn = (botId: typeof botCodeVersions.botId) => sql`exists (select 1 from ${bots} where ${bots.id} = ${botId} and ${isNull(bots.unhostedAt)})`;
+
+/** The current (highest) version of each of these bots that is hosted. */
 export async function currentCodeVersions(db: Queryable, botIds: string[]): Promise<Map<string, CodeVersion>> {
   if (botIds.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([botCodeVersions.botId], { botId: botCodeVersions.botId, version: botCodeVersions.version, bundled: botCodeVersions.bundled })
     .from(botCodeVersions)
-    .where(inArray(botCodeVersions.botId, [...new Set(botIds)]))
+    .where(and(inArray(botCodeVersions.botId, [...new Set(botIds)]), hostingOn(botCodeVersions.botId)))
     .orderBy(botCodeVersions.botId, desc(botCodeVersions.version));
   return new Map(rows.map((r) => [r.botId, { version: r.version, bundled: r.bundled }]));
 }
 
-/** The current version number of each of these bots that has one (the owner's views show it). */
+/** The current version number of each of these bots that is hosted (the owner's views show it). */
 export async function currentVersionNumbers(db: Queryable, botIds: string[]): Promise<Map<string, number>> {
   if (botIds.length === 0) return new Map();
   const rows = await db
     .select({ botId: botCodeVersions.botId, version: max(botCodeVersions.version) })
     .from(botCodeVersions)
-    .where(inArray(botCodeVersions.botId, [...new Set(botIds)]))
+    .where(and(inArray(botCodeVersions.botId, [...new Set(botIds)]), hostingOn(botCodeVersions.botId)))
     .groupBy(botCodeVersions.botId);
   return new Map(rows.map((row) => [row.botId, row.version!]));
 }
 
-/** Which of these bots are hosted (have a version), without reading their code. */
+/** Which of these bots are hosted (a version, hosting on), without reading their code. */
 export async function hostedBots(db: Queryable, botIds: string[]): Promise<Set<string>> {
   return new Set((await currentVersionNumbers(db, botIds)).keys());
 }
 
-/** The code of the versions a match pinned (botId → its pinned version's code), for a resumed match. */
+/** The code of the versions a match pinned (botId → its pinned version's code), for a resumed match: a match keeps the version it began with, hosting turned off or not. */
 export async function pinnedCodeVersions(db: Queryable, pins: Array<{ botId: string; version: number }>): Promise<Map<string, CodeVersion>> {
   if (pins.length === 0) return new Map();
   const rows = await db
@@ -63,7 +69,8 @@ export async function appendHostedLogs(db: Db | Queryable, rows: HostedLogRow[])
 
 /**
  * Seats the developers' hosted bots hold now, across the cluster: open seats (at a waiting or a
- * running table) of bots that have code. A seat is one sandbox context (two in a duplicate match).
+ * running table) of bots that are hosted, or whose match pinned a version (it plays its code though
+ * hosting was turned off since). A seat is one sandbox context (two in a duplicate match).
  */
 export async function hostedSeatsHeld(db: Queryable, developerIds: string[]): Promise<Map<string, number>> {
   if (developerIds.length === 0) return new Map();
@@ -71,7 +78,7 @@ export async function hostedSeatsHeld(db: Queryable, developerIds: string[]): Pr
     db,
     sql`select s.developer_id, count(*)::int as held from seats s
         where s.developer_id = any(${sql.param([...new Set(developerIds)])}::text[]) and s.status = 'open' and s.bot_id is not null
-          and exists (select 1 from bot_code_versions v where v.bot_id = s.bot_id)
+          and (s.code_version is not null or exists (select 1 from bot_code_versions v join bots b on b.id = v.bot_id where v.bot_id = s.bot_id and b.unhosted_at is null))
         group by s.developer_id`,
   );
   return new Map(rows.map((r) => [r.developer_id, r.held]));

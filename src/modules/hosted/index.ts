@@ -5,7 +5,7 @@ import { errorResponses } from "../../lib/http";
 import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
-import { CodeParams, CodeVersion, CodeVersionParams, CodeVersionsQuery, HostedLogEntry, LogsQuery, MAX_BUNDLED_BYTES, MAX_SOURCE_BYTES, SOURCE_MEDIA_TYPE, UploadedCode } from "./model";
+import { CodeParams, CodeVersion, CodeVersionParams, CodeVersionsQuery, HostedLogEntry, LogsQuery, MAX_BUNDLED_BYTES, MAX_SOURCE_BYTES, SOURCE_MEDIA_TYPE, UnhostedBot, UploadedCode } from "./model";
 import type { HostedCode } from "./service";
 
 export { CODE_UPLOAD_BODY } from "./model";
@@ -40,8 +40,24 @@ export function hostedModule(hosted: HostedCode, auth: AuthOptions, keys: Idempo
         detail: {
           tags: ["hosted"],
           summary: "Upload a hosted bot's file",
-          description: `Owner only. The body is the bot file itself (Content-Type \`text/typescript\` or \`application/javascript\`, at most ${MAX_SOURCE_BYTES} bytes: beyond, 413 before more is read; another type, 415), the file you run locally (\`export default defineBot({ decide })\`, as examples/starter-bot.ts, unchanged). It is built with the SDK's pure parts into one script of at most ${MAX_BUNDLED_BYTES} bytes (beyond, 413 PAYLOAD_TOO_LARGE with \`details.stage\` build, \`bundledBytes\` and \`maxBundledBytes\`: a const enum member is copied to every use), loaded in the sandbox's validation worker (never one a table plays in) and played through a sample hand; any failure is 400 VALIDATION_ERROR with \`details.stage\` (read, build, load, smoke) and the build errors or the runtime error and the bot's log lines, and nothing is stored. Uploads are limited per developer (HOSTED_UPLOADS_PER_MINUTE: ${hosted.rules.uploads.policy.quota} every ${hosted.rules.uploads.policy.windowSeconds} s, bursts included, one budget for the cluster): beyond, 429 RATE_LIMITED with Retry-After, before any validation. Stored as the bot's next version (1, 2, …): from its first upload the bot is hosted, and each match plays the version current at its start. A bot keeps at most HOSTED_VERSIONS_PER_BOT (${hosted.rules.versionsPerBot}) versions: an upload past it deletes the oldest ones no match played; when the versions matches played fill the cap (each stays readable for its match's record), 409 TOO_MANY_VERSIONS. 409 BOT_RETIRED for a retired bot, BUILT_IN_BOT for a built-in. The source is kept as uploaded, readable only by its owner.`,
+          description: `Owner only. The body is the bot file itself (Content-Type \`text/typescript\` or \`application/javascript\`, at most ${MAX_SOURCE_BYTES} bytes: beyond, 413 before more is read; another type, 415), the file you run locally (\`export default defineBot({ decide })\`, as examples/starter-bot.ts, unchanged). It is built with the SDK's pure parts into one script of at most ${MAX_BUNDLED_BYTES} bytes (beyond, 413 PAYLOAD_TOO_LARGE with \`details.stage\` build, \`bundledBytes\` and \`maxBundledBytes\`: a const enum member is copied to every use), loaded in the sandbox's validation worker (never one a table plays in) and played through a sample hand; any failure is 400 VALIDATION_ERROR with \`details.stage\` (read, build, load, smoke) and the build errors or the runtime error and the bot's log lines, and nothing is stored. Uploads are limited per developer (HOSTED_UPLOADS_PER_MINUTE: ${hosted.rules.uploads.policy.quota} every ${hosted.rules.uploads.policy.windowSeconds} s, bursts included, one budget for the cluster): beyond, 429 RATE_LIMITED with Retry-After, before any validation. Stored as the bot's next version (1, 2, …): from its first upload the bot is hosted (turned off by DELETE …/code, on again by the next upload), and each match plays the version current at its start. A remote socket of the bot open now is told at once (an \`error\` BOT_HOSTED; at its next connection, the \`welcome\`'s \`hosted\`). A bot keeps at most HOSTED_VERSIONS_PER_BOT (${hosted.rules.versionsPerBot}) versions: an upload past it deletes the oldest ones no match played; when the versions matches played fill the cap (each stays readable for its match's record), 409 TOO_MANY_VERSIONS. 409 BOT_RETIRED for a retired bot, BUILT_IN_BOT for a built-in. The source is kept as uploaded, readable only by its owner.`,
           requestBody: { required: true, content: BOT_FILE_MEDIA },
+        },
+      },
+    )
+    .delete(
+      "/api/bots/:botId/code",
+      ({ developerId, params, request, headers, set }) => keys.once({ developerId, request, headers, set }, () => hosted.unhost(developerId, params.botId)),
+      {
+        auth: true,
+        params: CodeParams,
+        headers: IdempotencyHeaders,
+        response: { 200: UnhostedBot, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        detail: {
+          tags: ["hosted"],
+          summary: "Turn hosting off",
+          description:
+            "Owner only. The bot's uploaded code no longer plays it: a match starting from now seats it as a remote bot, which plays through its socket (`bun examples/starter-bot.ts --bot <name>`); a match in play keeps the version it began with, and every match keeps the version it played. The versions stay, readable by you (GET …/code); the next upload (PUT …/code) turns hosting on again. Again when already off: 200, the same. 409 BOT_NOT_HOSTED for a bot that never had code, BUILT_IN_BOT for a built-in, BOT_RETIRED for a retired bot.",
         },
       },
     )

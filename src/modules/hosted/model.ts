@@ -32,6 +32,16 @@ export const UploadedCode = t.Object(
   { title: "UploadedCode" },
 );
 
+export const UnhostedBot = t.Object(
+  {
+    botId: t.String(),
+    hosted: t.Literal(false),
+    unhostedAt: t.String({ format: "date-time", description: "When hosting was turned off (the first time, if asked again)" }),
+    versions: t.Integer({ minimum: 1, description: "Versions kept (GET /api/bots/{botId}/code): the next upload, a new version, turns hosting on again" }),
+  },
+  { title: "UnhostedBot" },
+);
+
 export const CodeVersion = t.Object(
   {
     version: t.Integer({ minimum: 1 }),
@@ -39,7 +49,7 @@ export const CodeVersion = t.Object(
     bytes: t.Integer({ minimum: 1 }),
     language: oneOf(["ts", "js"], { description: "What it was uploaded as (text/typescript or application/javascript): GET …/code/{version} serves it back so" }),
     createdAt: t.String({ format: "date-time" }),
-    current: t.Boolean({ description: "The version a match starting now plays (the highest)" }),
+    current: t.Boolean({ description: "The version a match starting now plays (the highest); none while hosting is off (DELETE /api/bots/{botId}/code)" }),
   },
   { title: "CodeVersion" },
 );

@@ -58,7 +58,23 @@ const NEWEST_VERSION_FIRST = [descending(botCodeVersions.version)];
 /** A match's lines in the order they were written. */
 const OLDEST_LINE_FIRST = [ascending(hostedLogs.id)];
 
+/** DELETE /api/bots/:botId/code: the bot's code no longer plays it. */
+export interface UnhostedBot {
+  botId: string;
+  hosted: false;
+  /** When hosting was turned off (the first time, if asked again). */
+  unhostedAt: string;
+  /** Its versions stay, readable by its owner: the next upload (a new version) makes it hosted again. */
+  versions: number;
+}
+
 export class HostedCode {
+  /**
+   * Hosting of a bot went on (an upload: its current version) or off (null): its remote socket, if
+   * one is open on any node, is told at once (set by the app; default: nobody).
+   */
+  hostingChanged: (botId: string, version: number | null) => void = () => {};
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -86,6 +102,8 @@ export class HostedCode {
       const [locked] = await tx.select({ retiredAt: bots.retiredAt }).from(bots).where(eq(bots.id, botId)).for("update");
       refuseIfRetired({ ...bot, retiredAt: locked.retiredAt?.toISOString() ?? null });
       await this.keepWithinVersionCap(tx, botId);
+      // An upload turns hosting (back) on: a match starting from now plays this version.
+      await tx.update(bots).set({ unhostedAt: null }).where(eq(bots.id, botId));
       return tx
         .insert(botCodeVersions)
         .values({
@@ -101,7 +119,32 @@ export class HostedCode {
         .returning({ version: botCodeVersions.version });
     });
     invariant(row.version >= 1, `bot ${botId}: version ${row.version}`);
+    this.hostingChanged(botId, row.version);
     return { botId, version: row.version, sha256: file.sha256, bytes: file.bytes, createdAt: createdAt.toISOString() };
+  }
+
+  /**
+   * DELETE /api/bots/:botId/code: hosting off. A match starting from now seats the bot as a remote
+   * bot (it plays through its socket); a match in play keeps the version it pinned, and every
+   * match keeps the version it played. The versions stay, readable by the owner; the next upload
+   * turns hosting on again. Under the bot's row lock, as an upload, so the two never cross.
+   * Again when already off: the same answer. A bot that never had code: 409 BOT_NOT_HOSTED.
+   */
+  async unhost(developerId: string, botId: string): Promise<UnhostedBot> {
+    const bot = await this.owners.findOwned(developerId, botId);
+    refuseIfRetired(bot);
+    if (bot.strategy) throw errors.conflict("BUILT_IN_BOT", "A built-in bot is played by the service by its strategy: it has no code to stop");
+    const now = new Date(this.clock.now());
+    const { unhostedAt, versions, changed } = await this.db.transaction(async (tx) => {
+      const [locked] = await tx.select({ unhostedAt: bots.unhostedAt }).from(bots).where(eq(bots.id, botId)).for("update");
+      const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(botCodeVersions).where(eq(botCodeVersions.botId, botId));
+      if (count === 0) throw errors.conflict("BOT_NOT_HOSTED", "This bot has no uploaded code: it plays through its socket already");
+      if (locked.unhostedAt) return { unhostedAt: locked.unhostedAt, versions: count, changed: false };
+      await tx.update(bots).set({ unhostedAt: now }).where(eq(bots.id, botId));
+      return { unhostedAt: now, versions: count, changed: true };
+    });
+    if (changed) this.hostingChanged(botId, null);
+    return { botId, hosted: false, unhostedAt: unhostedAt.toISOString(), versions };
   }
 
   /** 429 RATE_LIMITED with Retry-After when the developer has no upload token left (nothing else happens). */
@@ -155,7 +198,8 @@ export class HostedCode {
       { where: eq(botCodeVersions.botId, botId), order: NEWEST_VERSION_FIRST, limit: page.limit ?? PAGE.default, after: page.after === undefined ? undefined : [page.after] },
       (last) => String(last.version),
     );
-    const current = page.after === undefined ? found.items[0]?.version : (await currentVersionNumbers(this.db, [botId])).get(botId);
+    // Hosting off: no version is current (none plays a match starting now).
+    const current = (await currentVersionNumbers(this.db, [botId])).get(botId);
     return {
       items: found.items.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), current: row.version === current })),
       next: found.next === null ? null : Number(found.next),

@@ -5,7 +5,7 @@ import { recordedHands } from "../match-host/hand-store";
 import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import type { HandEvent } from "../../poker/hand-types";
 import { startingHandScore } from "../bots/built-ins";
-import { HOUSE_EMAIL } from "./house";
+import { HOUSE_EMAIL } from "../bots/house";
 
 /**
  * Collusion signals for operators (docs/OPERATIONS.md, "Collusion signals"): pairs of developers

@@ -120,7 +120,9 @@ export class MatchHost {
     deps.gateway.snapshotProvider = (botId) => {
       const tableId = this.tableOfBot.get(botId);
       const entry = tableId ? this.hosted.get(tableId) : undefined;
-      return entry ? snapshotMessage(entry.table, botId) : null;
+      // A seat its uploaded code plays (pinned at the match's start) is not this socket's: it hears nothing of it.
+      if (!entry || [...entry.table.seats.values()].some((seat) => seat.botId === botId && seat.codeVersion !== null)) return null;
+      return snapshotMessage(entry.table, botId);
     };
   }
 
@@ -346,14 +348,16 @@ export class MatchHost {
         leaseStanding: this.deps.leaseStanding,
         onHandFinished: hosted ? () => hosted.handFinished() : undefined,
       });
+      // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now (a pair's, once both copies end):
+      // their seats closed with the match end's transaction, so a join (the ladder's next table) must not find them still here
+      // while the contexts close.
+      for (const seat of [...table.departed, ...table.seats.values()]) this.freeBot(seat.botId, table);
     } finally {
       // The match ended, or stopped (abort, shutdown, a lost lease): its contexts go with it.
       await hosted?.close();
     }
     this.journal.release(table.tableId);
     this.deps.matchRecorded?.([...table.departed, ...table.seats.values()].map((seat) => seat.botId));
-    // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now (a pair's, once both copies end).
-    for (const seat of [...table.departed, ...table.seats.values()]) this.freeBot(seat.botId, table);
   }
 
   private async abort(table: TableRuntime, error: unknown): Promise<void> {

@@ -151,8 +151,8 @@ function ladderMetrics(metrics: Metrics, matchmaker: Matchmaker): void {
   for (const format of LADDER_FORMATS) metrics.ladderPairings.inc({ format }, 0);
   matchmaker.observe = (report) => {
     last = report;
-    for (const format of LADDER_FORMATS) if (report.seated[format] > 0) metrics.ladderPairings.inc({ format }, report.seated[format]);
   };
+  matchmaker.tableFilled = (format) => metrics.ladderPairings.inc({ format });
   const seen = () => (matchmaker.isMatchmaker() && last ? last.entries : null);
   metrics.sampled("poker_ladder_entries", "Ladder entries by format and status (a paused one by reason), as the matchmaker's last round read them (reported by the matchmaker's node)", ["format", "status", "reason"], () => {
     const entries = seen();

@@ -3,6 +3,7 @@ import { errors } from "../../lib/errors";
 import { bearerToken } from "../../plugins/auth";
 import { hashApiKey, type Bots } from "../bots/service";
 import type { BotGateway } from "./gateway";
+import { welcomeMessage } from "./messages";
 
 /** Largest frame a bot or a spectator may send; anything bigger closes the socket (1009). */
 export const MAX_FRAME_BYTES = 16 * 1024;
@@ -20,7 +21,9 @@ export function protocolModule(bots: Bots, gateway: BotGateway) {
           if (!apiKey) throw errors.unauthorized("Connect with the bot's api key: Authorization: Bearer pbk_… or ?apiKey=");
           const bot = await bots.findByApiKey(apiKey);
           if (!bot) throw errors.unauthorized("Unknown api key");
-          return { bot, keyHash: hashApiKey(apiKey) };
+          // A hosted bot's socket is told at once that its code plays, not it (docs/PROTOCOL.md, welcome).
+          const hostedVersion = (await bots.codeVersions([bot.botId])).get(bot.botId);
+          return { bot, keyHash: hashApiKey(apiKey), hostedVersion };
         },
       },
     })
@@ -29,14 +32,8 @@ export function protocolModule(bots: Bots, gateway: BotGateway) {
     query: t.Object({ apiKey: t.Optional(t.String({ maxLength: 200 })) }),
     idleTimeout: 120,
     open(ws) {
-      const { bot, keyHash } = ws.data;
-      gateway.connect(bot.botId, ws, {
-        type: "welcome",
-        botId: bot.botId,
-        name: bot.name,
-        protocolVersion: 1,
-        serverTime: new Date().toISOString(),
-      }, keyHash);
+      const { bot, keyHash, hostedVersion } = ws.data;
+      gateway.connect(bot.botId, ws, welcomeMessage(bot, new Date(), hostedVersion), keyHash);
     },
     message(ws, message) {
       gateway.receive(ws, message);

@@ -16,10 +16,31 @@ import type {
   SnapshotMessage,
   Street,
   StreetMessage,
+  WelcomeMessage,
 } from "@poker-bots/protocol";
 import { invariant } from "../../lib/assert";
 import type { HandEvent, HandState, LegalActions } from "../../poker/hand-types";
 import { isSeeded, publicConfig, type TableRuntime } from "../match-host/runtime";
+
+/**
+ * What a remote socket of a hosted bot is told (the welcome's `hosted`, or an `error` BOT_HOSTED
+ * when code is uploaded while it is open): its code plays, this socket waits, and how to switch back.
+ */
+export function hostedNotice(botId: string, codeVersion: number): string {
+  return `This bot is hosted: its uploaded code (version ${codeVersion}) plays its matches, so this connection is never seated and waits idle. To play through this socket instead, turn hosting off: bun run cli -- bots unhost ${botId} (DELETE /api/bots/${botId}/code); its next match then seats this socket. Its versions stay, and the next upload turns hosting on again.`;
+}
+
+/** The first message on a bot's socket; `hostedVersion`: the bot's uploaded code plays it (this socket waits). */
+export function welcomeMessage(bot: { botId: string; name: string }, serverTime: Date, hostedVersion: number | undefined): WelcomeMessage {
+  return {
+    type: "welcome",
+    botId: bot.botId,
+    name: bot.name,
+    protocolVersion: 1,
+    serverTime: serverTime.toISOString(),
+    ...(hostedVersion === undefined ? {} : { hosted: { codeVersion: hostedVersion, message: hostedNotice(bot.botId, hostedVersion) } }),
+  };
+}
 
 /** Cards travel as strings ("As", "Td") in the protocol. */
 const cards = (ids: number[]) => ids.map(formatCard);

@@ -5,7 +5,7 @@ import { errorResponses } from "../../lib/http";
 import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
-import { ClosedTable, CreateTableBody, LeaveResult, LobbyQuery, Seat, SeatBody, Table, TableParams } from "./model";
+import { ClosedTable, CreateTableBody, JoinedSeat, LeaveResult, LobbyQuery, SeatBody, Table, TableParams } from "./model";
 import type { Tables } from "./service";
 
 export function tablesModule(tables: Tables, auth: AuthOptions, keys: IdempotencyKeys, config: Pick<Config, "defaultBuyIn" | "maxOpenTablesPerDeveloper">) {
@@ -64,12 +64,12 @@ export function tablesModule(tables: Tables, auth: AuthOptions, keys: Idempotenc
         headers: IdempotencyHeaders,
         parse: "json",
         body: SeatBody,
-        response: { 201: Seat, ...errorResponses(400, 401, 402, 403, 404, 409, 422, 503) },
+        response: { 201: JoinedSeat, ...errorResponses(400, 401, 402, 403, 404, 409, 422, 503) },
         detail: {
           tags: ["tables"],
           summary: "Seat a bot (buy in)",
           description:
-            "Any node of a cluster answers: the join is carried to the table's host (same status codes and bodies; 503 TABLE_HOST_UNAVAILABLE with Retry-After while a dead host's tables are taken over). The buy-in comes off the owner's balance (402 INSUFFICIENT_BALANCE when it does not cover it) in the same database transaction that opens the seat. 403 not your bot; 403 SEEDED_TABLE_PRIVATE: the table deals from a seed and only its creator's bots may join (nothing is charged); 409 BOT_ALREADY_SEATED (a bot sits at one table, or one duplicate pair, at a time), TABLE_FULL, TABLE_NOT_JOINABLE (running or finished). A duplicate table (`twinTableId` set): the join seats the bot at both copies (copy 2 at the other seat), its two buy-ins in one transaction, and answers its seat at the table named; 403 DUPLICATE_TABLE_PRIVATE for another developer's bot, 409 REMOTE_BOT_AT_DUPLICATE_TABLE for a bot the service does not run (upload its code first: docs/FAIRNESS.md).",
+            "Any node of a cluster answers: the join is carried to the table's host (same status codes and bodies; 503 TABLE_HOST_UNAVAILABLE with Retry-After while a dead host's tables are taken over). The buy-in comes off the owner's balance (402 INSUFFICIENT_BALANCE when it does not cover it) in the same database transaction that opens the seat. 403 not your bot; 403 SEEDED_TABLE_PRIVATE: the table deals from a seed and only its creator's bots may join (nothing is charged); 409 BOT_ALREADY_SEATED (a bot sits at one table, or one duplicate pair, at a time), TABLE_FULL, TABLE_NOT_JOINABLE (running or finished). A duplicate table (`twinTableId` set): the join seats the bot at both copies (copy 2 at the other seat), its two buy-ins in one transaction, and answers its seat at the table named; 403 DUPLICATE_TABLE_PRIVATE for another developer's bot, 409 REMOTE_BOT_AT_DUPLICATE_TABLE for a bot the service does not run (upload its code first: docs/FAIRNESS.md). A remote bot connected to no node is seated as asked, and the answer carries `warning` (BOT_NOT_CONNECTED): it times out on every turn until it connects.",
         },
       },
     )

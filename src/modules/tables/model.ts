@@ -37,6 +37,23 @@ export const Seat = t.Object(
   { title: "Seat" },
 );
 
+/** POST /api/tables/:tableId/join's answer: the seat, and a warning when the bot will not be there to play. */
+export const JoinedSeat = t.Object(
+  {
+    ...Seat.properties,
+    warning: t.Optional(
+      t.Object(
+        {
+          code: t.Literal("BOT_NOT_CONNECTED"),
+          message: t.String(),
+        },
+        { description: "The seat is taken as asked, but the bot is a remote bot connected to no node: every request times out (checked, else folded) until it connects. Absent when it is connected, hosted or built in." },
+      ),
+    ),
+  },
+  { title: "JoinedSeat" },
+);
+
 export const Table = t.Object(
   {
     tableId: t.String(),

@@ -12,6 +12,8 @@ import type { MatchHost } from "../match-host/host";
 import { newTableRuntime } from "../match-host/runtime";
 import type { ServerMessage } from "../protocol/gateway";
 import type { SpectatorSocket, Spectators } from "../protocol/spectators";
+import type { BotGateway } from "../protocol/gateway";
+import { presentBots } from "../protocol/presence";
 import { lobbyRows } from "./lobby";
 import { isLive, viewsOfRows, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
 
@@ -20,6 +22,8 @@ export interface TablesDeps {
   clock: Clock;
   bots: Bots;
   spectators: Spectators;
+  /** Whether a remote bot's socket is open here (a join warns when it is connected nowhere). */
+  gateway?: BotGateway;
   host: MatchHost;
   routing: TableRouting;
   hostId: string;
@@ -117,11 +121,20 @@ export class Tables {
     return (await this.views(rows, viewerId))[0];
   }
 
-  /** Joins reach the table's host, wherever the request arrived (same status codes and bodies). */
-  async join(developerId: string, tableId: string, botId: string): Promise<SeatView> {
-    await this.deps.bots.findOwned(developerId, botId);
+  /**
+   * Joins reach the table's host, wherever the request arrived (same status codes and bodies). A
+   * remote bot connected to no node is seated as asked, with a warning: it will time out on every
+   * turn until it connects.
+   */
+  async join(developerId: string, tableId: string, botId: string): Promise<SeatView & { warning?: { code: "BOT_NOT_CONNECTED"; message: string } }> {
+    const bot = await this.deps.bots.findOwned(developerId, botId);
     await this.deps.hostedSeatCap?.(developerId, botId);
-    return this.atHost(tableId, { op: "join", developerId, botId });
+    const seat = await this.atHost<SeatView>(tableId, { op: "join", developerId, botId });
+    if (bot.strategy !== null || this.deps.gateway?.isConnected(botId)) return seat;
+    const [hosted, present] = await Promise.all([this.deps.bots.codeVersions([botId]), presentBots(this.deps.db, [botId])]);
+    if (hosted.has(botId) || present.has(botId)) return seat;
+    const message = `${bot.name} is not connected: it will time out on every turn until it connects (run it: bun examples/starter-bot.ts --bot ${bot.name})`;
+    return { ...seat, warning: { code: "BOT_NOT_CONNECTED", message } };
   }
 
   async leave(developerId: string, tableId: string, botId: string): Promise<LeaveResult> {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 
-const CLIENT_SCRIPTS = ["replay", "live"] as const;
+const CLIENT_SCRIPTS = ["replay", "live", "owner"] as const;
 export type ClientScript = (typeof CLIENT_SCRIPTS)[number];
 
 let bundles: Promise<Map<string, string>> | undefined;
@@ -66,6 +66,8 @@ figure.chart { margin: 0; } figure.chart svg { width: 100%; height: auto; font-s
 figure.chart .frame { fill: none; stroke: var(--line); } figure.chart .zero { stroke: #888; stroke-dasharray: 2 2; }
 svg.interval { vertical-align: middle; } svg.interval .axis { stroke: var(--line); } svg.interval .span { fill: #bcd0f5; stroke: var(--accent); } svg.interval .mid { stroke: var(--ink); stroke-width: 2; }
 tr.provisional td { color: var(--muted); } .badge.provisional { background: #fff4d6; color: #6b4d00; } .badge.ladder { background: #efe6fb; color: #4c1d95; } .badge.paused { background: #fde8e8; color: #8a1c1c; }
+.badge.house { background: #e6f4ea; color: #14532d; } .badge.left { background: #eceff3; color: #3f4650; } .badge.waiting { background: #fff4d6; color: #6b4d00; }
+table.standings td.bot { white-space: normal; min-width: 10rem; } table.standings td.num .muted { display: block; font-size: .8rem; white-space: nowrap; }
 ul.legend li { display: flex; align-items: center; gap: .35rem; }
 ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .25rem 0 0; font-size: .85rem; }
 @media (max-width: 560px) {

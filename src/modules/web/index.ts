@@ -58,28 +58,32 @@ export function webModule(deps: WebDeps) {
     }, { detail: { hide: true } })
     .get("/leaderboard", async () => {
       const [board, ratings] = await Promise.all([deps.stats.leaderboard({ limit: 100 }).then(items), deps.ratings.list({ limit: 100 }).then(items)]);
-      return htmlResponse(leaderboardPage(board, ratings, deps.leaderboardMinMatches, await names([...board, ...ratings].map((e) => e.botId))));
+      const ids = [...board, ...ratings].map((e) => e.botId);
+      const [named, house] = await Promise.all([names(ids), deps.bots.houseBots(ids)]);
+      return htmlResponse(leaderboardPage(board, ratings, deps.leaderboardMinMatches, named, house));
     }, { detail: { hide: true } })
     .get("/ladder", async () => {
-      const [standings, liveTables] = await Promise.all([
+      const [standings, liveTables, house] = await Promise.all([
         Promise.all(LADDER_FORMATS.map(async (format) => ({ format, rows: (await deps.ladder.standings(format, { limit: STANDINGS_SHOWN })).items }))),
         deps.tables.lobby({ limit: LOBBY_SHOWN, ladderOnly: true }).then(items),
+        deps.ladder.houseNow(),
       ]);
       const minMatches = deps.leaderboardMinMatches;
-      return htmlResponse(ladderPage({ standings, liveTables, minMatches, names: await names(liveTables.flatMap((t) => t.seats.map((s) => s.botId))) }));
+      return htmlResponse(ladderPage({ standings, liveTables, minMatches, house, names: await names(liveTables.flatMap((t) => t.seats.map((s) => s.botId))) }));
     }, { detail: { hide: true } })
     .get("/bots/:botId", ({ params }) =>
       orNotFound("No bot with this id.", async () => {
         const bot = await deps.bots.find(params.botId);
-        const [stats, rating, matches, ladder, [owned]] = await Promise.all([
+        const [stats, rating, matches, ladder, [owned], house] = await Promise.all([
           deps.stats.ofBot(bot.botId),
           deps.ratings.ofBot(bot.botId),
           deps.matches.list({ botId: bot.botId, limit: 30 }).then(items),
           deps.ladder.ofBot(bot.botId),
           deps.bots.ownedViews([bot]),
+          deps.bots.houseBots([bot.botId]),
         ]);
         // Whether the service runs its code is public (docs/HOSTED.md); its code and versions are not shown.
-        const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt, hosted: owned.hosted };
+        const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt, hosted: owned.hosted, house: house.has(bot.botId) };
         return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[], ladder }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
       }), { detail: { hide: true } })
     .get("/matches/:matchId", ({ params }) =>

@@ -61,10 +61,13 @@ function matchesSection(matches: MatchSummary[], names: Names, title = "Latest m
   }</section>`;
 }
 
-function boardTable(entries: BoardEntry[], names: Names, offset = 0): string {
+/** The house's badge beside a bot's name in a list (docs/LADDER.md, "The house"). */
+export const houseBadge = (house: boolean) => (house ? ` <span class="badge house" data-house title="One of the ladder house's built-ins">house</span>` : "");
+
+function boardTable(entries: BoardEntry[], names: Names, offset = 0, house: Set<string> = new Set()): string {
   if (entries.length === 0) return `<p class="muted">No bot has played enough matches yet.</p>`;
   const rows = entries
-    .map((e, i) => `<tr data-bot="${escapeHtml(e.botId)}"><td class="num">${offset + i + 1}</td><td>${botLink(e.botId, names)}</td><td class="num">${signed(e.netChips)}</td><td class="num">${e.matchesPlayed}</td></tr>`)
+    .map((e, i) => `<tr data-bot="${escapeHtml(e.botId)}"><td class="num">${offset + i + 1}</td><td>${botLink(e.botId, names)}${houseBadge(house.has(e.botId))}</td><td class="num">${signed(e.netChips)}</td><td class="num">${e.matchesPlayed}</td></tr>`)
     .join("");
   return `<table id="net-chips"><thead><tr><th class="num">#</th><th>Bot</th><th class="num">Net chips</th><th class="num">Matches</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -77,17 +80,17 @@ export function lobbyPage(tables: TableView[], matches: MatchSummary[], board: B
   );
 }
 
-export function leaderboardPage(board: BoardEntry[], ratings: RatingEntry[], minMatches: number, names: Names): string {
+export function leaderboardPage(board: BoardEntry[], ratings: RatingEntry[], minMatches: number, names: Names, house: Set<string> = new Set()): string {
   const ratingRows = ratings
     .map(
-      (r, i) => `<tr data-bot="${escapeHtml(r.botId)}"><td class="num">${i + 1}</td><td>${botLink(r.botId, names)}</td><td class="num">${fixed(r.rating, 2)}</td><td class="num">${fixed(r.mu, 2)} ± ${fixed(r.sigma, 2)}</td>
+      (r, i) => `<tr data-bot="${escapeHtml(r.botId)}"><td class="num">${i + 1}</td><td>${botLink(r.botId, names)}${houseBadge(house.has(r.botId))}</td><td class="num">${fixed(r.rating, 2)}</td><td class="num">${fixed(r.mu, 2)} ± ${fixed(r.sigma, 2)}</td>
 <td class="num">${fixed(r.bbPer100)}</td><td class="num">${r.bbPer100Ci95 ? `${fixed(r.bbPer100Ci95[0])} … ${fixed(r.bbPer100Ci95[1])}` : "—"}</td><td class="num">${r.matchesPlayed}</td></tr>`,
     )
     .join("");
   return page(
     "Leaderboard",
     `<h1>Leaderboard</h1>
-<section aria-labelledby="net-title"><h2 id="net-title">Net chips</h2><p class="muted">The brief's leaderboard: bots with at least ${minMatches} completed matches, by net chips. A record of chips won, not of skill (self-play counts here).</p>${boardTable(board, names)}</section>
+<section aria-labelledby="net-title"><h2 id="net-title">Net chips</h2><p class="muted">The brief's leaderboard: bots with at least ${minMatches} completed matches, by net chips. A record of chips won, not of skill (self-play counts here).</p>${boardTable(board, names, 0, house)}</section>
 <section aria-labelledby="ratings-title"><h2 id="ratings-title">Ratings</h2><p class="muted">OpenSkill ratings (rating = μ − 3σ) and win rate in big blinds per 100 hands with a 95 % interval, from matches against other developers' bots.</p>${
       ratings.length === 0
         ? `<p class="muted">No rated match yet.</p>`
@@ -97,29 +100,38 @@ export function leaderboardPage(board: BoardEntry[], ratings: RatingEntry[], min
 }
 
 export interface BotPageData {
-  bot: { botId: string; name: string; description: string; createdAt: string; hosted: boolean };
+  bot: { botId: string; name: string; description: string; createdAt: string; hosted: boolean; house: boolean };
   stats: Record<string, number | string | null>;
   rating: RatingEntry | null;
   matches: MatchSummary[];
   ladder: LadderEntryView[];
 }
 
+const STATUS_WORDS: Record<LadderEntryView["status"], string> = { active: "active", paused: "paused", left: "left" };
+
 /**
- * The bot's ladder entries: format, status, matches. Why a paused entry is paused is left to its
- * owner (GET /api/me/ladder, `cli ladder status`): INSUFFICIENT_BALANCE would tell anyone about
- * the owner's balance.
+ * The bot's ladder entries: format, status, matches. Why an entry does not play is its owner's
+ * (a public INSUFFICIENT_BALANCE would publish a balance, BOT_OFFLINE whether a bot runs): the
+ * owner signs in below and reads it in words (client/owner.ts); the house's reasons are public.
  */
-function ladderSection(entries: LadderEntryView[]): string {
+function ladderSection(entries: LadderEntryView[], house: boolean): string {
   const body =
     entries.length === 0
       ? `<p class="muted">Not entered in the ladder.</p>`
       : `<table id="ladder-entries"><thead><tr><th>Format</th><th>Status</th><th class="num">Ladder matches</th><th>Entered</th></tr></thead><tbody>${entries
-          .map(
-            (e) => `<tr data-format="${escapeHtml(e.format)}"><td>${escapeHtml(e.format)}</td><td><span class="badge ${e.status}" data-status="${e.status}">${e.status === "active" ? "active" : "paused"}</span></td>
-<td class="num">${e.matchesPlayed}</td><td>${time(e.enteredAt)}</td></tr>`,
-          )
+          .map((e) => {
+            const reason = house && e.reason ? ` <span class="muted" data-reason>${escapeHtml(e.reason)}</span>` : "";
+            return `<tr data-format="${escapeHtml(e.format)}"><td>${escapeHtml(e.format)}</td><td><span class="badge ${e.status}" data-status="${e.status}">${STATUS_WORDS[e.status]}</span>${reason}</td>
+<td class="num">${e.matchesPlayed}</td><td>${time(e.enteredAt)}</td></tr>`;
+          })
           .join("")}</tbody></table>`;
-  return `<section aria-labelledby="ladder-title"><h2 id="ladder-title">Ladder</h2>${body}<p><a href="/ladder">The ladder's standings</a></p></section>`;
+  const owner =
+    entries.length === 0 || house
+      ? ""
+      : `<details id="ladder-owner"><summary>Your bot? Sign in to see why an entry waits or is paused</summary>
+<form id="owner-form"><label>Email <input type="email" id="owner-email" autocomplete="username" required></label> <label>Password <input type="password" id="owner-password" autocomplete="current-password" required></label> <button type="submit">Show</button></form>
+<p class="muted">Your token stays in this tab and goes only to this service's API.</p><ul id="owner-entries" aria-live="polite"></ul></details>`;
+  return `<section aria-labelledby="ladder-title"><h2 id="ladder-title">Ladder</h2>${body}${owner}<p><a href="/ladder">The ladder's standings</a></p></section>`;
 }
 
 const STAT_LABELS: Array<[string, string]> = [
@@ -148,11 +160,15 @@ export function botPage({ bot, stats, rating, matches, ladder }: BotPageData, na
   const chart = matches.length > 0 ? lineChartSvg([{ label: bot.name, points }], { title: `Net chips over its last ${matches.length} matches`, yLabel: "net chips", xLabel: "match" }) : "";
   return page(
     bot.name,
-    `<h1>${escapeHtml(bot.name)} <span class="muted">${escapeHtml(bot.botId)}</span>${bot.hosted ? ` <span class="badge" data-hosted title="The service runs this bot's uploaded code">hosted</span>` : ""}</h1>
+    `<h1>${escapeHtml(bot.name)} <span class="muted">${escapeHtml(bot.botId)}</span>${bot.hosted ? ` <span class="badge" data-hosted title="The service runs this bot's uploaded code">hosted</span>` : ""}${
+      bot.house ? ` <span class="badge house" data-house title="One of the ladder house's built-ins">house</span>` : ""
+    }</h1>
 ${bot.description ? `<p>${escapeHtml(bot.description)}</p>` : ""}<p class="muted">Registered ${time(bot.createdAt)} · last played ${time(stats.lastPlayed as string | null)}</p>
 <section aria-labelledby="stats-title"><h2 id="stats-title">Statistics</h2><dl class="stats">${statItems}${ratingItems}</dl></section>
-${ladderSection(ladder)}
+${ladderSection(ladder, bot.house)}
 ${chart ? `<section aria-labelledby="chart-title"><h2 id="chart-title">Net chips</h2>${chart}</section>` : ""}
 ${matchesSection(matches, names, "Recent matches")}`,
+    // The owner's view of its ladder entries (client/owner.ts): only where there is one to show.
+    ladder.length > 0 && !bot.house ? { script: "owner", data: { botId: bot.botId, name: bot.name } } : {},
   );
 }
