@@ -22,9 +22,10 @@ describe("bots", () => {
     const list = await h.call("GET", "/api/bots");
     expect(list.status).toBe(200);
     const listed = list.body.find((b: any) => b.botId === created.body.botId);
-    expect(Object.keys(listed).sort()).toEqual(["botId", "createdAt", "description", "name"]);
+    expect(Object.keys(listed).sort()).toEqual(["botId", "createdAt", "description", "house", "name"]);
+    expect(listed.house).toBe(false);
     const one = await h.call("GET", `/api/bots/${created.body.botId}`);
-    expect(one.body).toEqual({ botId: created.body.botId, name: "Alpha", description: "first", createdAt: created.body.createdAt, hosted: false });
+    expect(one.body).toEqual({ botId: created.body.botId, name: "Alpha", description: "first", createdAt: created.body.createdAt, hosted: false, house: false });
     expect(JSON.stringify(list.body)).not.toContain(created.body.apiKey);
     const stored = await h.app.services.bots.findByApiKey(created.body.apiKey);
     expect(stored?.botId).toBe(created.body.botId);

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
+import { HOUSE_EMAIL } from "./house";
 import { ascending, cursorRow, idCursor, keysetPage, pastKeys, sortedBy } from "../../lib/paging";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
@@ -10,13 +11,15 @@ interface Entry {
   json: string;
 }
 
-const entryOf = (row: { id: string; name: string; description: string; createdAt: Date }): Entry => ({
+const entryOf = (row: { id: string; name: string; description: string; createdAt: Date; house: boolean }): Entry => ({
   botId: row.id,
-  json: JSON.stringify({ botId: row.id, name: row.name, description: row.description, createdAt: row.createdAt.toISOString() }),
+  json: JSON.stringify({ botId: row.id, name: row.name, description: row.description, createdAt: row.createdAt.toISOString(), house: row.house }),
 });
 
 const encoder = new TextEncoder();
-const COLUMNS = { id: bots.id, name: bots.name, description: bots.description, createdAt: bots.createdAt };
+/** Whether a row is one of the ladder house's bots: its owner's id against the house's, looked up once per statement (an InitPlan). */
+const IS_HOUSE = sql<boolean>`coalesce(${bots.developerId} = (select id from developers where email = ${HOUSE_EMAIL}), false)`.mapWith(Boolean);
+const COLUMNS = { id: bots.id, name: bots.name, description: bots.description, createdAt: bots.createdAt, house: IS_HOUSE };
 /** Oldest first, ties by id: a range of bots_created_idx. The owner's list (`/api/me/bots`) pages the same way. */
 export const OLDEST_FIRST = [ascending(bots.createdAt), ascending(bots.id)];
 

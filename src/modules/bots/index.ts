@@ -119,7 +119,7 @@ export function botsModule(bots: Bots, auth: AuthOptions, keys: IdempotencyKeys,
       async ({ params, viewerId }) => {
         const bot = await bots.find(params.botId);
         const [owned] = await bots.ownedViews([bot]);
-        if (viewerId !== bot.developerId) return { ...toBotView(bot), hosted: owned.hosted };
+        if (viewerId !== bot.developerId) return { ...toBotView(bot), hosted: owned.hosted, house: owned.house };
         return owned;
       },
       {

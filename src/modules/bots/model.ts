@@ -10,13 +10,14 @@ export const BotId = idString({ examples: ["bot_01jx8m2k3n4p5q6r7s8t9v0w1x"] });
 const API_KEY_ONCE =
   "pbk_…, shown once: the service keeps only its SHA-256. A replay of this request (same Idempotency-Key, `Idempotent-Replayed: true`) answers the same status and body with `apiKey: null`, since no key is stored anywhere; if the key is lost, rotate it (POST /api/bots/{botId}/rotate-key).";
 
-/** The brief's Bot object, exactly these four fields. */
+/** The brief's Bot object: its four fields, and whether it is one of the ladder house's (issue 33: house bots are marked wherever bots are listed). */
 export const Bot = t.Object(
   {
     botId: t.String(),
     name: t.String(),
     description: t.String(),
     createdAt: t.String({ format: "date-time" }),
+    house: t.Boolean({ description: "One of the ladder house's bots (the service's own sparring partners, docs/LADDER.md): only the house takes their names" }),
   },
   { title: "Bot" },
 );
@@ -32,6 +33,7 @@ export const PublicBot = t.Object(
       description:
         "true from the bot's first code upload (PUT /api/bots/{botId}/code) until its owner turns hosting off (DELETE /api/bots/{botId}/code): the service plays its file. Public by design (duplicate ladder matches, and the lobby's twin tables, pair hosted bots only); its code, versions and logs stay its owner's",
     }),
+    house: t.Boolean({ description: "One of the ladder house's bots (the service's own sparring partners, docs/LADDER.md): only the house takes their names" }),
   },
   { title: "PublicBot" },
 );
@@ -71,6 +73,7 @@ export const OwnedBot = t.Object(
     strategy: t.Union([oneOf(BUILT_IN_STRATEGIES), t.Null()], { description: "null: a remote or hosted bot" }),
     hosted: t.Boolean({ description: "true from the bot's first code upload (PUT /api/bots/{botId}/code) until hosting is turned off (DELETE /api/bots/{botId}/code): the service plays its file" }),
     codeVersion: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "The hosted code's current version (a match starting now plays it); null when not hosted" }),
+    house: t.Boolean({ description: "One of the ladder house's bots (the service's own sparring partners, docs/LADDER.md): only the house takes their names" }),
   },
   { title: "OwnedBot" },
 );

@@ -36,8 +36,8 @@ function toRecord(row: typeof bots.$inferSelect): BotRecord {
 }
 
 /** The owner's view of a bot (GET /api/me/bots, GET /api/bots/:botId to its owner): the public fields, how it plays, its hosted code's current version. */
-export function toOwnedBot(record: BotRecord, codeVersion: number | null) {
-  return { ...toBotView(record), strategy: record.strategy, hosted: codeVersion !== null, codeVersion };
+export function toOwnedBot(record: BotRecord, codeVersion: number | null, house: boolean) {
+  return { ...toBotView(record), strategy: record.strategy, hosted: codeVersion !== null, codeVersion, house };
 }
 
 /** A retired bot plays no more: no seat, no new key. */
@@ -161,8 +161,9 @@ export class Bots {
 
   /** The owner's views of these bots (their own: the caller checked), with their hosted code's version. */
   async ownedViews(records: BotRecord[]) {
-    const versions = await this.codeVersions(records.map((record) => record.botId));
-    return records.map((record) => toOwnedBot(record, versions.get(record.botId) ?? null));
+    const ids = records.map((record) => record.botId);
+    const [versions, house] = await Promise.all([this.codeVersions(ids), this.houseBots(ids)]);
+    return records.map((record) => toOwnedBot(record, versions.get(record.botId) ?? null, house.has(record.botId)));
   }
 
   /** Of these bots, those the ladder's house owns (lists and pages mark them `house`). */
