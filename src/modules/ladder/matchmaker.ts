@@ -60,9 +60,15 @@ export class Matchmaker {
   private houseFaucetAt = 0;
   /** Told after every round that read the entries (default: nobody). */
   observe: (report: RoundReport) => void = () => {};
+  private finishedRounds = 0;
 
   constructor(private readonly deps: MatchmakerDeps) {
     this.role = new RoleKeeper(deps.db, MATCHMAKER_ROLE, deps.hostId, deps.log, deps.leaseStanding);
+  }
+
+  /** Rounds that read the entries and went to their end: a test that proves a round changed nothing waits on it. */
+  get roundsCompleted(): number {
+    return this.finishedRounds;
   }
 
   isMatchmaker(): boolean {
@@ -93,6 +99,7 @@ export class Matchmaker {
       const seated = { "heads-up": 0, "six-max": 0 } satisfies Record<LadderFormat, number>;
       // Nobody entered yet: no house account, no house bots (a service nobody uses for the ladder stays as it was).
       if (entries.length === 0) {
+        this.finishedRounds++;
         this.observe({ entries: [], seated });
         return 0;
       }
@@ -125,6 +132,7 @@ export class Matchmaker {
         }
       }
       await Promise.all(seatings);
+      this.finishedRounds++;
       this.observe({
         entries: entries.map((e) => {
           const state = states.get(e)!;
