@@ -73,10 +73,10 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     owner = await registerWithCredits(server, "fair");
     const remote = await createBot(server, owner.token, "remote");
     // The remote bot holds its first answer until the checks below are done, so the match is seen running.
-    let held: Message | null = null;
+    const held: Message[] = [];
     const bot = await new WsBot(server.url, remote.apiKey, (request) => {
-      if (held !== null) return { action: request.legalActions.includes("check") ? "check" : "call" };
-      held = request;
+      if (held.length > 0) return { action: request.legalActions.includes("check") ? "check" : "call" };
+      held.push(request);
       return "silent";
     }).connect();
     const others = [(await createBot(server, owner.token, "c", "caller")).botId, (await createBot(server, owner.token, "t", "tight")).botId];
@@ -96,7 +96,7 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     const early = await server.api("GET", `/api/matches/${matchId}/fairness`);
     expect(early.status).toBe(404);
     expect(early.body.error.code).toBe("NOT_FOUND");
-    expect(held).toBe(firstRequest);
+    expect(held).toEqual([firstRequest]);
     bot.send({ type: "action", requestId: firstRequest.requestId, action: "fold" });
     await bot.next((m) => m.type === "match_ended");
     await watcher.next((m) => m.type === "match_ended");
