@@ -65,7 +65,12 @@ export function openTelemetryTracing(settings: TracingSettings, hostId: string):
       propagator.inject(context, carrier, defaultTextMapSetter);
       return { ...message, ...carrier };
     },
-    flush: () => provider.forceFlush(),
+    // The provider's flush sends only what is still buffered: a batch its timer already handed to
+    // the exporter may still be on the wire. The exporter's own flush waits for those too.
+    flush: async () => {
+      await provider.forceFlush();
+      await exporter.forceFlush();
+    },
     shutdown: () => provider.shutdown(),
   };
 }

@@ -45,7 +45,7 @@ export interface Tracing {
   start(name: string, attributes: SpanAttributes, options?: SpanOptions): OpenSpan;
   /** `message` with the current trace context added (as `traceparent`), for a request to another node; itself when there is none. */
   carry<M extends object>(message: M): M;
-  /** Exports what is buffered now (tests; shutdown). */
+  /** Resolves once every span ended so far has been exported (answered by the collector): tests; shutdown. */
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

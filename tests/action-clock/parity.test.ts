@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { join } from "node:path";
 import { runBot } from "@poker-bots/sdk";
 import { loadPlayers, playLocalMatch } from "../../src/cli/local-match";
+import { until } from "../support/nodes";
 import { ROOT } from "../support/process";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { allPages } from "../support/http";
@@ -38,8 +39,10 @@ describe("one action clock: cli play and the server apply the same rules", () =>
     const caller = await createBot(server, dev.token, "caller", "caller");
     const table = await server.api("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: HANDS, actionTimeoutMs: TIMEOUT_MS, seed: SEED } });
     const fresh = (await import(`${join(ROOT, "tests/cli/fixtures/clock-bot.ts")}?server`)).default;
-    const running = runBot(fresh, { argv: ["--key", clockBot.apiKey, "--server", server.url, "--once"], env: {}, isTTY: false, write: () => {} });
-    await Bun.sleep(200);
+    const logged: Array<{ event: string }> = [];
+    const running = runBot(fresh, { argv: ["--key", clockBot.apiKey, "--server", server.url, "--once"], env: {}, isTTY: false, write: (line) => void logged.push(JSON.parse(line)) });
+    // Seated once connected: a request that opened before it was there would run its clock without it.
+    await until(async () => logged.some((entry) => entry.event === "connected"), 20_000, "the bot's connection");
     for (const botId of [clockBot.botId, caller.botId]) expect((await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId } })).status).toBe(201);
     const ended = await running;
     expect(ended?.handsPlayed).toBe(HANDS);

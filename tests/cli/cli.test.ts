@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { main } from "../../src/cli/index";
 import { parsePhhs, replayPhh } from "../../src/poker/phh";
+import { until } from "../support/nodes";
 import { startTestServer, type TestServer } from "../support/server";
 
 // Real servers, real processes and whole matches: more than Bun's 5 s default.
@@ -14,12 +15,16 @@ const ROOT = resolve(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "cli-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(argv: string[], env: Record<string, string> = {}) {
+/** Runs the CLI in this process; `progress` sees its output as it is written (for a command that is still running). */
+async function cli(argv: string[], env: Record<string, string> = {}, progress?: (text: string) => void) {
   let stdout = "";
   let stderr = "";
   const code = await main(argv, {
     env: { POKER_CONFIG: join(dir, "default-config.json"), ...env },
-    stdout: (t) => void (stdout += t),
+    stdout: (t) => {
+      stdout += t;
+      progress?.(t);
+    },
     stderr: (t) => void (stderr += t),
     cwd: ROOT,
     isTTY: false,
@@ -106,6 +111,7 @@ describe("play (local, no server)", () => {
     expect(summary.players.reduce((sum: number, p: { profit: number }) => sum + p.profit, 0)).toBe(0);
     const hands = parsePhhs(runs[0].phh);
     expect(hands).toHaveLength(summary.handsPlayed);
+    expect(hands.length).toBeGreaterThan(0);
     for (const { hand } of hands) expect(replayPhh(hand).finishingStacks).toEqual(hand.finishing_stacks!);
     // A different seed deals different cards.
     const other = await cli(["play", "--players", players, "--hands", "40", "--seed", "8", "--out", join(dir, "other.phhs"), "--quiet"]);
@@ -145,7 +151,7 @@ describe("play (local, no server)", () => {
 describe("against a server", () => {
   let server: TestServer;
   const config = join(dir, "server-config.json");
-  const run = (argv: string[]) => cli(argv, { POKER_SERVER: server.url, POKER_CONFIG: config });
+  const run = (argv: string[], progress?: (text: string) => void) => cli(argv, { POKER_SERVER: server.url, POKER_CONFIG: config }, progress);
   /** This server's entry of the config file, as written now. */
   const saved_ = () => JSON.parse(readFileSync(config, "utf8")).servers[server.url];
 
@@ -214,8 +220,10 @@ describe("against a server", () => {
     const table = await run(["tables", "create", "--max-players", "2", "--max-hands", "4", "--seed", "watch"]);
     const tableId = /created table (tbl_\S+)/.exec(table.stdout)![1];
     await run(["tables", "join", tableId, "--bot", "caller-a"]);
-    const watching = run(["watch", "last"]);
-    await Bun.sleep(200);
+    let said = "";
+    const watching = run(["watch", "last"], (text) => void (said += text));
+    // The second seat (which starts the match) once watch has said it is watching the waiting table.
+    await until(async () => said.includes(`watching table ${tableId}`), 20_000, "watch's first line");
     await run(["tables", "join", tableId, "--bot", "caller-b"]);
     const watched = await watching;
     expect(watched.code).toBe(0);

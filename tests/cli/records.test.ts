@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { main } from "../../src/cli/index";
 import { TableNarrator } from "@poker-bots/sdk/narrator";
+import { until } from "../support/nodes";
 import { startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(60_000);
@@ -76,11 +77,10 @@ describe("records", () => {
 
   test("ratings: bot names next to their ids, in the list and for one bot", async () => {
     // The applier rates the match a moment after it is recorded (and `watch` sees it end).
-    let list = await run(["ratings"]);
-    for (let i = 0; i < 500 && !list.stdout.includes("rec-caller"); i++) {
-      await Bun.sleep(20);
-      list = await run(["ratings"]);
-    }
+    const list = await until(async () => {
+      const listed = await run(["ratings"]);
+      return listed.stdout.includes("rec-caller") && listed;
+    }, 20_000, "both bots rated");
     const rows = list.stdout.trimEnd().split("\n");
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating .* -?[\d.]+ bb\/100 \[-?[\d.]+, -?[\d.]+\], adjusted -?[\d.]+ \[-?[\d.]+, -?[\d.]+\]  1 match, \d+ hands$/);

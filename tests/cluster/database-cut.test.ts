@@ -58,7 +58,10 @@ describe("split brain: a node cut off from its database", () => {
     const dealtByX = a.messages.slice(0, resumedIndex).flatMap((m, i) => (m.type === "hand_started" ? [{ n: m.handNumber as number, at: a.receivedAt[i] }] : []));
     const afterCut = dealtByX.filter((h) => h.at > cutAt);
     expect(dealtByX.length).toBeGreaterThan(20);
-    for (const hand of afterCut) expect(hand.at - cutAt).toBeLessThan(LEASE_TTL_MS);
+    // It kept dealing its reserved numbers for a while (at least 2 s of standing lease were left,
+    // and a hand takes milliseconds): the checks below are about hands it did deal, not none.
+    expect(afterCut.length).toBeGreaterThan(0);
+    expect(afterCut.filter((hand) => hand.at - cutAt >= LEASE_TTL_MS)).toEqual([]);
     // And it stopped at once, not after thousands: at most the blocks it had reserved.
     expect(afterCut.length).toBeLessThanOrEqual(2 * RESERVATION_BLOCK);
 
@@ -84,7 +87,7 @@ describe("split brain: a node cut off from its database", () => {
     // Whatever node_x dealt after the cut was never recorded: the resumption voided it, and dealt none of it again.
     expect(redealt(seen)).toEqual([]);
     expect(unsaid(seen, recorded)).toEqual([]);
-    for (const hand of afterCut) expect(recorded.has(hand.n)).toBe(false);
+    expect(afterCut.filter((hand) => recorded.has(hand.n)).map((hand) => hand.n)).toEqual([]);
     a.disconnect();
     b.disconnect();
     const report = await cluster.audit();

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { createSandbox } from "../../src/modules/hosted/sandbox/index.ts";
 import { sampleRequest } from "../../src/modules/hosted/sample.ts";
+import { until } from "../support/nodes";
 import { bundleFile, bundleFixture } from "./support";
 
 // Worker threads on a shared, loaded machine: these wait on the sandbox, not on a clock.
@@ -12,6 +13,10 @@ afterAll(() => sandbox.close());
 
 const starter = await bundleFile(new URL("../../examples/starter-bot.ts", import.meta.url).pathname);
 const looping = await bundleFixture("infinite-loop");
+
+/** Resolves once the looping bot's call is under way in its worker: its first line (sent as written) has arrived. */
+const loopRunning = (seat: { logs(): Array<{ text: string }> }) =>
+  until(async () => seat.logs().some((line) => line.text.includes("looping forever")), 10_000, "the looping bot's first line");
 
 // SandboxPool.pick: a match's seats share a worker, each match gets its own while there are fewer
 // than maxWorkers, and a worker beyond the minimum ends when it holds nothing.
@@ -43,7 +48,7 @@ describe("the sandbox's workers per match", () => {
     const other = await sandbox.open(starter, { group: "other-match" });
     const finished: string[] = [];
     const loop = looper.decide(sampleRequest("flop"), { budgetMs: 1_500 }).then((d) => (finished.push("looper"), d));
-    await Bun.sleep(50); // the loop is running in its worker
+    await loopRunning(looper);
     const decisions = [];
     for (let i = 0; i < 20; i++) decisions.push(await other.decide({ ...sampleRequest(i % 2 ? "flop" : "preflop"), requestId: `o${i}` }));
     finished.push("other");
@@ -72,7 +77,8 @@ describe("a long call that holds up another match is moved off the shared worker
       // Make sure the looper shares a worker with `beside` or `b`: both shared workers hold one context each.
       const finished: string[] = [];
       const loop = looper.decide(sampleRequest("flop"), { budgetMs: 1_500 }).then((d) => (finished.push("looper"), d));
-      await Bun.sleep(20);
+      // Looping on the shared worker: the next call queued there waits behind it.
+      await loopRunning(looper);
       const decisions = [];
       for (let i = 0; i < 10; i++) {
         for (const seat of [beside, b]) decisions.push(await seat.decide({ ...sampleRequest(i % 2 ? "flop" : "preflop"), requestId: `s${i}` }));
@@ -103,9 +109,14 @@ describe("a long call that holds up another match is moved off the shared worker
       });
     const idleBefore = workerPolicies().filter((p) => p === 5).length;
     const looper = await sandbox.open(looping, { group: "idle-check" });
-    const call = looper.decide(sampleRequest("flop"), { budgetMs: 600 });
-    await Bun.sleep(300);
-    const during = workerPolicies();
+    let answered = false;
+    const call = looper.decide(sampleRequest("flop"), { budgetMs: 600 }).then((d) => ((answered = true), d));
+    // While the call runs, its worker turns SCHED_IDLE (waited for as it happens, not sampled at a guess).
+    const during = await until(async () => {
+      const policies = workerPolicies();
+      return policies.filter((p) => p === 5).length === idleBefore + 1 && policies;
+    }, 10_000, "the looping call's worker to turn SCHED_IDLE");
+    expect(answered).toBe(false);
     const decision = await call;
     const after = workerPolicies();
     expect(decision.ok ? null : decision.kind).toBe("timeout");

@@ -20,6 +20,15 @@ const checkOrCall = (request: Message) => ({ action: request.legalActions.includ
 const enter = (token: string, botId: string, format?: string) => server.api("POST", "/api/ladder/entries", { token, body: format ? { botId, format } : { botId } });
 const mine = async (token: string) => (await server.api("GET", "/api/me/ladder", { token })).body as any[];
 const entryCount = async () => Number((await server.app.services.ladder.withFacts()).length);
+/** Resolves once `n` pairing rounds ran whole after this call (a round under way at the call does not count). */
+async function pairingRounds(n: number) {
+  const { matchmaker } = server.app.services;
+  const from = matchmaker.roundsCompleted;
+  await until(async () => matchmaker.roundsCompleted >= from + 1 + n, 20_000, `${n} pairing rounds`);
+}
+/** Open seats the bot holds (a ladder round seats a bot before the round ends). */
+const openSeats = async (botId: string) =>
+  Number((await queryRows<{ n: string }>(server.database.db, sql`select count(*) as n from seats where bot_id = ${botId} and status = 'open'`))[0].n);
 
 describe("the ladder's routes refuse bad input and change nothing", () => {
   test("401 without a token; 404 unknown bot; 403 someone else's bot; 400 bad format or body; 409 retired bot; 200 for the same entry again", async () => {
@@ -96,7 +105,8 @@ describe("a newcomer's bot plays rated ladder matches at once", () => {
     expect(left.status).toBe(200);
     await until(async () => !(await server.app.services.ladder.withFacts({ botId: bot.botId })).some((e) => e.facts.seated), 20_000, "the last match to end");
     const startedCount = ws.ofType("match_started").length;
-    await Bun.sleep(500);
+    await pairingRounds(3);
+    expect(await openSeats(bot.botId)).toBe(0);
     expect(ws.ofType("match_started").length).toBe(startedCount);
     expect(await mine(dev.token)).toEqual([]);
     ws.disconnect();
@@ -111,8 +121,12 @@ describe("a newcomer's bot plays rated ladder matches at once", () => {
     const second = await createBot(server, token, "second", "raiser");
     expect((await enter(token, first.botId)).body).toMatchObject({ status: "paused", reason: "INSUFFICIENT_BALANCE" });
     expect((await enter(token, second.botId)).body.reason).toBe("INSUFFICIENT_BALANCE");
-    await Bun.sleep(300);
-    expect((await mine(token)).every((e) => e.matchesPlayed === 0 && e.reason === "INSUFFICIENT_BALANCE")).toBe(true);
+    await pairingRounds(3);
+    expect((await mine(token)).map((e) => [e.matchesPlayed, e.reason])).toEqual([
+      [0, "INSUFFICIENT_BALANCE"],
+      [0, "INSUFFICIENT_BALANCE"],
+    ]);
+    for (const bot of [first, second]) expect(await openSeats(bot.botId)).toBe(0);
     expect((await server.api("POST", "/api/me/balance/faucet", { token })).status).toBe(200);
     await until(async () => (await mine(token)).every((e) => e.matchesPlayed >= 2), 30_000, "both bots to play");
     // Every ladder table: no developer twice.

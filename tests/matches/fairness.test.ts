@@ -6,7 +6,9 @@ import { join, resolve } from "node:path";
 import { main } from "../../src/cli/index";
 import { fairDeck } from "../../src/poker/fair-deck";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
-import { WsBot } from "../support/ws-bot";
+import { until } from "../support/nodes";
+import { Spectator } from "../support/spectator";
+import { WsBot, type Message } from "../support/ws-bot";
 import { restoreAsJson, storedHands } from "../support/stored-hands";
 
 setDefaultTimeout(90_000);
@@ -70,23 +72,21 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
   beforeAll(async () => {
     owner = await registerWithCredits(server, "fair");
     const remote = await createBot(server, owner.token, "remote");
-    // The remote bot thinks 400 ms over its first request, so the match is seen running.
-    let first = true;
-    const bot = await new WsBot(server.url, remote.apiKey, (request, self) => {
-      if (!first) return { action: request.legalActions.includes("check") ? "check" : "call" };
-      first = false;
-      setTimeout(() => self.send({ type: "action", requestId: request.requestId, action: "fold" }), 400);
+    // The remote bot holds its first answer until the checks below are done, so the match is seen running.
+    const held: Message[] = [];
+    const bot = await new WsBot(server.url, remote.apiKey, (request) => {
+      if (held.length > 0) return { action: request.legalActions.includes("check") ? "check" : "call" };
+      held.push(request);
       return "silent";
     }).connect();
     const others = [(await createBot(server, owner.token, "c", "caller")).botId, (await createBot(server, owner.token, "t", "tight")).botId];
-    const table = await server.api("POST", "/api/tables", { token: owner.token, body: { maxPlayers: 3, maxHands: 30, actionTimeoutMs: 600 } });
+    // A clock long enough that the held answer is the test's to give, however loaded the machine.
+    const table = await server.api("POST", "/api/tables", { token: owner.token, body: { maxPlayers: 3, maxHands: 30, actionTimeoutMs: 60_000 } });
     const tableId = table.body.tableId;
-    const watched: any[] = [];
-    const watcher = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
-    watcher.onmessage = (event) => watched.push(JSON.parse(String(event.data)));
-    await new Promise((r) => (watcher.onopen = r));
+    const watcher = await Spectator.watch(server.url, tableId);
     for (const botId of [remote.botId, ...others]) await server.api("POST", `/api/tables/${tableId}/join`, { token: owner.token, body: { botId } });
     const started = await bot.next((m) => m.type === "match_started");
+    const firstRequest = await bot.next((m) => m.type === "action_request");
     matchId = started.matchId;
     commitment = started.deckCommitment;
     expect(commitment).toMatch(/^[0-9a-f]{64}$/);
@@ -96,11 +96,13 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     const early = await server.api("GET", `/api/matches/${matchId}/fairness`);
     expect(early.status).toBe(404);
     expect(early.body.error.code).toBe("NOT_FOUND");
+    expect(held).toEqual([firstRequest]);
+    bot.send({ type: "action", requestId: firstRequest.requestId, action: "fold" });
     await bot.next((m) => m.type === "match_ended");
-    while (!watched.some((m) => m.type === "match_ended")) await Bun.sleep(10);
+    await watcher.next((m) => m.type === "match_ended");
     watcher.close();
     bot.disconnect();
-    expect(watched.find((m) => m.type === "match_started").deckCommitment).toBe(commitment);
+    expect((await watcher.next((m) => m.type === "match_started")).deckCommitment).toBe(commitment);
   });
 
   test("after the match the secret is revealed, hashes to the commitment, and deals every recorded card", async () => {
@@ -111,6 +113,8 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     // The stored histories (every card) against the derivation, hand by hand.
     const rows = await storedHands(server.testDb.url, matchId);
     expect(rows.length).toBe(fairness.body.handsPlayed);
+    // Hands with a board to check, not only hands folded before the flop.
+    expect(rows.filter((history) => history.board.length > 0).length).toBeGreaterThan(0);
     for (const history of rows) {
       const deck = fairDeck(fairness.body.deckSecret, history.handNumber);
       const n = history.players.length;
@@ -143,11 +147,10 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
       expect((await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId: bot.botId } })).status).toBe(201);
     }
     const views = async () => Promise.all([table.body.tableId, table.body.twinTableId].map(async (id) => (await server.api("GET", `/api/tables/${id}`)).body));
-    let pair = await views();
-    for (let i = 0; pair.some((v) => v.status !== "finished") && i < 600; i++) {
-      await Bun.sleep(25);
-      pair = await views();
-    }
+    const pair = await until(async () => {
+      const both = await views();
+      return both.every((v) => v.status === "finished") && both;
+    }, 30_000, "both copies to finish");
     const [one, two] = pair.map((v) => v.matchId as string);
     const records = await Promise.all([one, two].map(async (id) => (await server.api("GET", `/api/matches/${id}/fairness`)).body));
     expect(records.map((r) => r.twinMatchId)).toEqual([two, one]);
@@ -168,11 +171,10 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
     const bots = [(await createBot(server, dev.token, "s1", "caller")).botId, (await createBot(server, dev.token, "s2", "caller")).botId];
     const table = await server.api("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 3, seed: "s" } });
     for (const botId of bots) await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId } });
-    let view = await server.api("GET", `/api/tables/${table.body.tableId}`);
-    while (view.body.status !== "finished") {
-      await Bun.sleep(20);
-      view = await server.api("GET", `/api/tables/${table.body.tableId}`);
-    }
+    const view = await until(async () => {
+      const answer = await server.api("GET", `/api/tables/${table.body.tableId}`);
+      return answer.body.status === "finished" && answer;
+    }, 30_000, "the seeded match to finish");
     expect(view.body.deckCommitment).toBeNull();
     expect((await server.api("GET", `/api/matches/${view.body.matchId}/fairness`)).status).toBe(404);
     expect((await cli(["verify", view.body.matchId])).code).not.toBe(0);
@@ -185,12 +187,10 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
       const bot = await createBot(server, dev.token, name, "caller");
       expect((await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId: bot.botId } })).status).toBe(201);
     }
-    let view = (await server.api("GET", `/api/tables/${table.body.tableId}`)).body;
-    for (let i = 0; view.status !== "finished" && i < 600; i++) {
-      await Bun.sleep(50);
-      view = (await server.api("GET", `/api/tables/${table.body.tableId}`)).body;
-    }
-    expect(view.status).toBe("finished");
+    const view = await until(async () => {
+      const answer = (await server.api("GET", `/api/tables/${table.body.tableId}`)).body;
+      return answer.status === "finished" && answer;
+    }, 60_000, "the 1,000-hand match to finish");
     const longMatch = view.matchId as string;
     expect((await server.api("GET", `/api/matches/${longMatch}`)).body.handsPlayed).toBe(1_000);
 

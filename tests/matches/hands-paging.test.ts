@@ -116,6 +116,8 @@ describe("GET /api/matches/:id/hands, paged", () => {
     const texts: string[] = [];
     let path: string | null = `/api/matches/${matchId}/hands?format=phh&limit=120`;
     while (path !== null) {
+      // Bounded: a Link that led back (a loop) fails here, not at the test's timeout.
+      expect(texts.length).toBeLessThan(10);
       const page = await rawPhh(path);
       expect(page.status).toBe(200);
       texts.push(page.text);

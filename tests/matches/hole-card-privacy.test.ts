@@ -3,6 +3,8 @@ import { parsePhhs } from "../../src/poker/phh";
 import { formatCard } from "@poker-bots/core/cards";
 import type { StoredHand } from "../../src/modules/match-host/hand-history";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
+import { until } from "../support/nodes";
+import { Spectator } from "../support/spectator";
 import { WsBot, type Message } from "../support/ws-bot";
 import { storedHands as storedHandsOf } from "../support/stored-hands";
 
@@ -49,6 +51,9 @@ function mentions(text: string, form: string): boolean {
 
 /** `texts` by hand number (null: not about one hand, checked against every hand). */
 function expectNoLeak(texts: Array<{ hand: number | null; text: string }>, leaks: Map<number, string[][]>): void {
+  // Something to look in, and something to look for.
+  expect(texts.length).toBeGreaterThan(0);
+  expect(countOf(leaks)).toBeGreaterThan(0);
   const found: string[] = [];
   for (const { hand, text } of texts) {
     const candidates = hand === null ? [...leaks.values()].flat() : (leaks.get(hand) ?? []);
@@ -104,21 +109,20 @@ async function playWatchedMatch(): Promise<PlayedMatch> {
   const bobBots = [(await createBot(server, bob.token, "bcaller", "caller")).botId, (await createBot(server, bob.token, "btight", "tight")).botId];
   const table = await server.api("POST", "/api/tables", { token: alice.token, body: { maxPlayers: 4, maxHands: 40, buyIn: 1000 } });
   const tableId = table.body.tableId;
-  const watched: Message[] = [];
-  const watcher = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
-  watcher.onmessage = (event) => watched.push(JSON.parse(String(event.data)));
-  await new Promise((resolve) => (watcher.onopen = resolve));
+  const watcher = await Spectator.watch(server.url, tableId);
+  const watched = watcher.messages;
   for (const botId of aliceBots) expect((await server.api("POST", `/api/tables/${tableId}/join`, { token: alice.token, body: { botId } })).status).toBe(201);
   for (const botId of bobBots) expect((await server.api("POST", `/api/tables/${tableId}/join`, { token: bob.token, body: { botId } })).status).toBe(201);
   const duringMatch: string[] = [];
   let matchId: string | null = null;
   let runningPolls = 0;
-  while (true) {
+  // Poll (bounded) until the match is over, checking what each poll of the running match shows.
+  await until(async () => {
     const view = await getText(`/api/tables/${tableId}`);
     duringMatch.push(view.text, (await getText("/api/tables")).text);
     const parsed = JSON.parse(view.text);
     matchId = parsed.matchId;
-    if (parsed.status === "finished") break;
+    if (parsed.status === "finished") return true;
     if (matchId) {
       let notFound = 0;
       for (const path of [`/api/matches/${matchId}`, `/api/matches/${matchId}/hands`, `/api/matches/${matchId}/hands?format=phh`]) {
@@ -136,8 +140,9 @@ async function playWatchedMatch(): Promise<PlayedMatch> {
         releaseHeld();
       }
     }
-    await Bun.sleep(20);
-  }
+    return false;
+  }, 60_000, "the watched match to finish");
+  await watcher.next((m) => m.type === "match_ended");
   watcher.close();
   // The checks above ran on a running match at least once (the remote bot waited for it).
   expect(runningPolls).toBeGreaterThan(0);
@@ -197,12 +202,10 @@ describe("what a rival may see: hole cards only where they were shown down", () 
     const bots = [(await createBot(server, dev.token, "s1", "caller")).botId, (await createBot(server, dev.token, "s2", "tight")).botId];
     const table = await server.api("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 20 } });
     for (const botId of bots) await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token: dev.token, body: { botId } });
-    let matchId: string | null = null;
-    while (!matchId) {
+    const matchId = await until(async () => {
       const view = await server.api("GET", `/api/tables/${table.body.tableId}`);
-      if (view.body.status === "finished") matchId = view.body.matchId;
-      else await Bun.sleep(20);
-    }
+      return view.body.status === "finished" && (view.body.matchId as string);
+    }, 30_000, "the solo match to finish");
     const full = await server.api("GET", `/api/matches/${matchId}/hands`, { token: dev.token });
     const holes = full.body.hands.flatMap((h: any) => h.events.filter((e: any) => e.type === "hole_cards"));
     expect(holes.length).toBeGreaterThan(0);

@@ -44,7 +44,10 @@ describe("the ladder's metrics after ladder matches", () => {
   });
 
   test("bounded labels: known names, formats and reasons from their fixed sets, no id or key anywhere", () => {
-    for (const s of series(scrape).filter((s) => s.name.startsWith("poker_ladder_"))) {
+    const ladderSeries = series(scrape).filter((s) => s.name.startsWith("poker_ladder_"));
+    // Pairings, the role, entries and the queue (above): every one of them checked here.
+    expect(ladderSeries.length).toBeGreaterThanOrEqual(6);
+    for (const s of ladderSeries) {
       for (const name of Object.keys(s.labels)) expect(ALLOWED_LABELS.has(name) ? name : `${s.name}{${name}}`).toBe(name);
       if (s.labels.format) expect(["heads-up", "six-max"]).toContain(s.labels.format);
       if (s.labels.status) expect(["active", "paused"]).toContain(s.labels.status);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { parseTrustProxy, TRUST_NONE } from "../../src/lib/client-address";
 import { isLoopback, metricsAccess } from "../../src/modules/metrics/access";
 import { createHarness, type Harness } from "../support/app";
+import { until } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot } from "../support/ws-bot";
 import { promtool } from "../support/promtool";
@@ -47,14 +48,21 @@ describe("GET /metrics in-process (app.handle: no socket)", () => {
     const scrape = await h.call("GET", "/metrics", { token: "scrape-token" });
     expect(scrape.status).toBe(200);
     expect(scrape.headers.get("content-type")).toContain("text/plain");
-    for (const s of series(scrape.body)) expect(s.labels.node).toBe("node_token");
+    const all = series(scrape.body);
+    // Every series of the registry (default process metrics included), not a handful.
+    expect(all.length).toBeGreaterThan(50);
+    expect(all.filter((s) => s.labels.node !== "node_token").map((s) => s.name)).toEqual([]);
   });
 
   test("HTTP requests are counted by route template, unmatched paths share one label", async () => {
     await h.call("GET", "/api/tables/tbl_does_not_exist");
     await h.call("GET", "/some/random/path/123");
-    await Bun.sleep(20); // afterResponse runs once the response is out
-    const text = (await h.call("GET", "/metrics", { token: "scrape-token" })).body as string;
+    // A request is counted in afterResponse, once its response is out: wait until both are.
+    const counted = (text: string) => total(text, "poker_http_requests_total", { status: "404" }) >= 2;
+    const text = await until(async () => {
+      const body = (await h.call("GET", "/metrics", { token: "scrape-token" })).body as string;
+      return counted(body) && body;
+    }, 10_000, "both 404s counted");
     expect(total(text, "poker_http_requests_total", { route: "/api/tables/:tableId", status: "404", method: "GET" })).toBe(1);
     expect(total(text, "poker_http_requests_total", { route: "unmatched", status: "404" })).toBe(1);
     expect(text).not.toContain("tbl_does_not_exist");
@@ -87,10 +95,14 @@ describe("a node that played matches with built-in and remote bots", () => {
     expect(bot.messages.some((m) => Array.isArray(m.holeCards))).toBe(true);
     await server.app.services.host.settled();
     bot.disconnect();
-    await Bun.sleep(100);
-    const response = await fetch(`${server.url}/metrics`);
-    expect(response.status).toBe(200);
-    scrape = await response.text();
+    await bot.untilClosed();
+    // The server counts the socket gone when it handles the close: scrape once it has.
+    scrape = await until(async () => {
+      const response = await fetch(`${server.url}/metrics`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      return total(text, "poker_websocket_connections", { kind: "bot" }) === 0 && text;
+    }, 10_000, "the bot's socket counted closed");
   });
   afterAll(() => server.close());
 

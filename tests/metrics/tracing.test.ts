@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { openTelemetryTracing } from "../../src/lib/tracing-otel";
 import { ROOT } from "../support/process";
 import { TestCluster, until } from "../support/nodes";
 import { startOtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver";
@@ -59,9 +60,35 @@ describe("with OTEL_EXPORTER_OTLP_ENDPOINT: spans of HTTP requests, ledger opera
   });
 
   test("no token, api key or card in any span", () => {
+    // Requests, ledger operations and the match's start and end: the spans checked below.
+    expect(spans.length).toBeGreaterThanOrEqual(8);
     const everything = receiver.bodies.join("\n");
     for (const secret of secrets) expect(everything.includes(secret) ? secret : "").toBe("");
     for (const span of spans) for (const value of Object.values(span.attributes)) expect(/^[2-9TJQKA][cdhs]$/.test(String(value)) ? value : "").toBe("");
+  });
+});
+
+describe("flush(): every span ended before it has reached the collector", () => {
+  test("an export the batch processor's timer already started is waited for, not only what is still buffered", async () => {
+    const tracing = openTelemetryTracing({ endpoint: receiver.url, serviceName: "poker-bot-service", scheduleDelayMs: 1 }, "node_flush");
+    const release = receiver.hold();
+    try {
+      tracing.start("in flight", {}).end();
+      // The timer sends it on its own (1 ms): the collector has the request and keeps its answer back.
+      await until(async () => receiver.spans.some((s) => s.node === "node_flush"), 10_000, "the timer's export");
+      let flushed = false;
+      const flushing = tracing.flush().then(() => void (flushed = true));
+      // Nothing is left in the buffer: a flush that only sent the buffer would be over by now.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(flushed).toBe(false);
+      release();
+      await flushing;
+      expect(flushed).toBe(true);
+    } finally {
+      release();
+      await tracing.shutdown();
+    }
+    expect(receiver.spans.filter((s) => s.node === "node_flush").map((s) => s.name)).toEqual(["in flight"]);
   });
 });
 

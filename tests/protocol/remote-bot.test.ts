@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
+import { Spectator } from "../support/spectator";
 import { WsBot, type Message } from "../support/ws-bot";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
@@ -161,11 +162,9 @@ describe("the bot protocol over a real WebSocket", () => {
     await join(dev.token, tableId, flaky.botId);
     await join(dev.token, tableId, slow.botId);
     await flakyBot.next((m) => m.type === "action_request");
-    while (!flakyBot.closed) await Bun.sleep(5);
+    await flakyBot.untilClosed();
     // The slow bot checks preflop and acts first on the flop; then the flaky bot's turn comes while it is away.
-    const slowActed = () => slowBot.ofType("action").filter((m) => m.botId === slow.botId && m.action !== "big_blind" && m.action !== "small_blind").length;
-    while (slowActed() < 2) await Bun.sleep(5);
-    await Bun.sleep(30);
+    await slowBot.nth(2, (m) => m.type === "action" && m.botId === slow.botId && m.action !== "big_blind" && m.action !== "small_blind");
     const before = flakyBot.messages.length;
     await flakyBot.connect();
     const snapshot = await flakyBot.next((m) => m.type === "snapshot", 5_000, before);
@@ -173,6 +172,8 @@ describe("the bot protocol over a real WebSocket", () => {
     const afterReconnect = flakyBot.messages.slice(before);
     expect(afterReconnect.map((m) => m.type).slice(0, 3)).toEqual(["welcome", "snapshot", "action_request"]);
     expect(snapshot).toMatchObject({ tableId, status: "running" });
+    // Its turn had come while it was away: the hand it rejoins waits on it.
+    expect(snapshot.hand.toAct).toBe(snapshot.hand.yourSeat);
     const firstHand = flakyBot.ofType("hand_started")[0];
     expect(snapshot.hand.holeCards).toEqual(firstHand.holeCards);
     expect(afterReconnect.some((m) => m.type === "action_request")).toBe(true);
@@ -233,16 +234,13 @@ describe("the bot protocol over a real WebSocket", () => {
     // with them the folds whose hole cards must stay hidden (an unseeded deal once ended the match
     // in its first hand with every card shown, leaving nothing to check).
     const tableId = await tableWith(dev.token, { maxPlayers: 3, maxHands: 24, seed: "spectator-hidden-cards" });
-    const messages: Message[] = [];
-    const watcher = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
-    watcher.onmessage = (event) => messages.push(JSON.parse(String(event.data)));
-    await new Promise((resolve) => (watcher.onopen = resolve));
-    while (!messages.some((m) => m.type === "watching")) await Bun.sleep(5);
+    const watcher = await Spectator.watch(server.url, tableId);
+    const { messages } = watcher;
     for (const [i, strategy] of ["caller", "tight", "tight"].entries()) {
       const bot = await createBot(server, dev.token, `w-${i}-${strategy}`, strategy);
       await join(dev.token, tableId, bot.botId);
     }
-    while (!messages.some((m) => m.type === "match_ended")) await Bun.sleep(5);
+    await watcher.next((m) => m.type === "match_ended");
     watcher.close();
     const types = messages.map((m) => m.type);
     expect(types[0]).toBe("watching");

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { until } from "../support/nodes";
+import { total } from "../support/scrape";
 import { registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(30_000);
@@ -40,7 +42,9 @@ describe("anonymous spectators are capped", () => {
     expect(await fifth.closed).toBe(4029);
     onA[0].socket.close();
     await onA[0].closed;
-    await Bun.sleep(50);
+    // The place is free once the server has counted the socket gone (its gauge and its caps move together).
+    const spectatorsCounted = async () => total(await (await fetch(`${server.url}/metrics`)).text(), "poker_websocket_connections", { kind: "spectator" });
+    await until(async () => (await spectatorsCounted()) === 3, 10_000, "the closed watcher counted gone");
     const again = watch(a);
     expect((await again.first).type).toBe("watching");
     for (const w of [...onA.slice(1), onB, again]) w.socket.close();
@@ -59,9 +63,14 @@ describe("frames are capped for every socket", () => {
     const botSocket = new WebSocket(`${server.url.replace("http", "ws")}/api/bots/connect?apiKey=${bot.apiKey}`);
     await Promise.all([opened(spectator), opened(botSocket)]);
     const [spectatorClosed, botClosed] = [closeCode(spectator), closeCode(botSocket)];
+    // A small frame, then something the server answers on the same socket: the answer comes only if
+    // the small frame was read and the socket left open (frames are read in order).
+    const botPong = new Promise<string>((resolve) => (botSocket.onmessage = (event) => JSON.parse(String(event.data)).type === "pong" && resolve("pong")));
+    const spectatorPong = new Promise<string>((resolve) => spectator.addEventListener("pong", () => resolve("pong")));
     spectator.send("x".repeat(1_000));
+    (spectator as WebSocket & { ping(data?: string): void }).ping("still open?");
     botSocket.send(JSON.stringify({ type: "ping" }));
-    await Bun.sleep(100);
+    expect(await Promise.all([spectatorPong, botPong])).toEqual(["pong", "pong"]);
     expect(spectator.readyState).toBe(WebSocket.OPEN);
     expect(botSocket.readyState).toBe(WebSocket.OPEN);
     spectator.send("x".repeat(64 * 1024));

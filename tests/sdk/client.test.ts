@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import starterBot from "../../examples/starter-bot.ts";
 import equityBot from "../../examples/equity-bot.ts";
 import { connect, defineBot, memoryLogger, type BotClient, type DecisionState } from "@poker-bots/sdk";
+import { until } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 // Real servers, real processes and whole matches: more than Bun's 5 s default.
@@ -16,6 +17,10 @@ beforeAll(async () => {
   ({ token } = await registerWithCredits(server, "sdk"));
 });
 afterAll(() => server?.close());
+
+/** Resolves once the client's log says it connected (`count` times). */
+const connected = (log: ReturnType<typeof memoryLogger>, count = 1) =>
+  until(async () => log.entries.filter((e) => e.event === "connected").length >= count, 20_000, "the client's connection");
 
 async function tableWith(botIds: string[], maxHands: number) {
   const table = await server.api("POST", "/api/tables", { token, body: { maxPlayers: botIds.length, maxHands } });
@@ -32,6 +37,8 @@ test("the starter and equity bots play whole matches through connect(); once: do
     const house = await createBot(server, token, `house-${name}`, "tight");
     const log = memoryLogger();
     const client = connect(bot, { apiKey: mine.apiKey, server: server.url, once: true, logger: log });
+    // Seated once connected: it hears match_started itself (a late socket would join it under way).
+    await connected(log);
     await tableWith([mine.botId, house.botId], 10);
     const ended = await client.done;
     expect(ended!.handsPlayed).toBeGreaterThan(0);
@@ -69,7 +76,7 @@ test("a dropped connection: the client reconnects, resumes from the snapshot and
   });
   const log = memoryLogger();
   client = connect(bot, { apiKey: mine.apiKey, server: server.url, once: true, logger: log, reconnect: { initialDelayMs: 20, maxDelayMs: 100 } });
-  await Bun.sleep(50);
+  await connected(log);
   await tableWith([mine.botId, house.botId], 6);
   const ended = await client.done;
   expect(ended!.handsPlayed).toBe(6);
@@ -91,7 +98,7 @@ test("an unknown api key is fatal (no endless retry); a second connection replac
   const mine = await createBot(server, token, "sdk-replaced");
   const log = memoryLogger();
   const first = connect(starterBot, { apiKey: mine.apiKey, server: server.url, logger: log });
-  while (!log.entries.some((e) => e.event === "connected")) await Bun.sleep(10);
+  await connected(log);
   const second = connect(starterBot, { apiKey: mine.apiKey, server: server.url, logger: memoryLogger() });
   await expect(first.done).rejects.toThrow(/REPLACED/);
   second.close();

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import starterBot from "../../examples/starter-bot.ts";
 import { connect, readableLogger, runBot } from "@poker-bots/sdk";
+import { until as waitUntil } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(60_000);
@@ -15,10 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-async function until(probe: () => boolean, what: string) {
-  for (let i = 0; i < 400 && !probe(); i++) await Bun.sleep(25);
-  if (!probe()) throw new Error(`timed out waiting for ${what}`);
-}
+/** The suite's bounded wait (support/nodes.ts), for a probe of this file's own state. */
+const until = (probe: () => boolean | Promise<boolean>, what: string) => waitUntil(async () => probe(), 20_000, what);
 
 test("on a terminal: readable lines, 'waiting for a seat' while idle, then seated, started and over; no JSON", async () => {
   const mine = await createBot(server, token, "runner-text");
@@ -48,8 +47,8 @@ test("a bot seated at a waiting table hears 'seated', not 'resumed'; piped (no t
   expect(text.join("\n")).toContain(`seated at table ${table.body.tableId}: the match starts when all 3 seats are taken`);
   expect(text.join("\n")).not.toContain("back in match");
   client.close();
+  // close() stops the client at once (its idle-notice timer cleared): no line can follow done.
   await client.done;
-  await Bun.sleep(50);
   expect(text.some((l) => l.includes("waiting for a seat"))).toBe(false);
 
   const json: string[] = [];
@@ -76,12 +75,7 @@ test("a first connection to a match already under way says it joined it, not tha
   for (const botId of [mine.botId, house.botId]) await server.api("POST", `/api/tables/${table.body.tableId}/join`, { token, body: { botId } });
   // Connect only once a hand has been dealt: "running" with hand 0 is a match about to start,
   // which the SDK rightly reports as seated and started, not as joined under way.
-  let handsPlayed = 0;
-  for (let i = 0; i < 400 && handsPlayed < 1; i++) {
-    handsPlayed = (await server.api("GET", `/api/tables/${table.body.tableId}`, { token })).body.handsPlayed;
-    if (handsPlayed < 1) await Bun.sleep(25);
-  }
-  expect(handsPlayed).toBeGreaterThanOrEqual(1);
+  await until(async () => (await server.api("GET", `/api/tables/${table.body.tableId}`, { token })).body.handsPlayed >= 1, "the first hand dealt");
   const lines: string[] = [];
   // Thinks 20 ms a turn: the match is surely still on when it reconnects (at full speed it might be over).
   const slow = { ...starterBot, decide: async (state: Parameters<typeof starterBot.decide>[0]) => (await Bun.sleep(20), starterBot.decide(state)) };

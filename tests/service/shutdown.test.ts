@@ -3,6 +3,7 @@ import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { TEST_ENV } from "../support/app";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { callApi } from "../support/http";
+import { until } from "../support/nodes";
 import { spawnMain } from "../support/process";
 
 setDefaultTimeout(60_000);
@@ -25,15 +26,18 @@ test("a running match is paused (resumable), a waiting table kept, and the log s
   const waiting = (await api("POST", "/api/tables", token, { maxPlayers: 3 })).body.tableId;
   for (const botId of remote) expect((await api("POST", `/api/tables/${running}/join`, token, { botId })).status).toBe(201);
   expect((await api("POST", `/api/tables/${waiting}/join`, token, { botId: house })).status).toBe(201);
-  for (let i = 0; i < 100 && (await api("GET", `/api/tables/${running}`)).body.status !== "running"; i++) await Bun.sleep(20);
-  await Bun.sleep(300);
+  // Ctrl-C once the match has begun: it has its id (the shutdown line names it).
+  const match = await until(async () => {
+    const view = (await api("GET", `/api/tables/${running}`)).body;
+    return view.status === "running" && view.matchId !== null && (view.matchId as string);
+  }, 20_000, "the match to begin");
 
   process.kill(-server.child.pid, "SIGINT");
   expect(await server.child.exited).toBe(0);
-  await Bun.sleep(50);
+  await server.outputEnded;
   const out = server.stdout();
   expect(out).toContain("SIGINT: shutting down");
-  expect(out).toMatch(new RegExp(`table ${running}: match m_\\w+ (paused after \\d+ hands|stopped during a hand after \\d+ complete hands).*resumes`));
+  expect(out).toMatch(new RegExp(`table ${running}: match ${match} (paused after \\d+ hands|stopped during a hand after \\d+ complete hands).*resumes`));
   expect(out).toContain(`table ${waiting}: waiting, 1/3 seats taken; kept as it is`);
   expect(out).toContain("stopped cleanly (2 tables); the database is closed");
   expect(server.stderr()).not.toMatch(/\n\s+at |Error:|error:/);

@@ -33,7 +33,9 @@ export async function callApi(
  */
 export async function allPages(url: string, path: string, key: string, options: { token?: string } = {}): Promise<any[]> {
   const items: any[] = [];
-  for (let next: string | null = path; next !== null; ) {
+  for (let next: string | null = path, pages = 0; next !== null; pages++) {
+    // Bounded: a Link that led back (a loop) throws here, not at the test's timeout.
+    if (pages >= 1_000) throw new Error(`GET ${path}: more than 1,000 pages (a Link loop?)`);
     const page = await callApi(url, "GET", next, options);
     if (page.status !== 200) throw new Error(`GET ${next}: ${page.status} ${JSON.stringify(page.body)}`);
     items.push(...page.body[key]);

@@ -106,8 +106,10 @@ export class TestCluster {
   }
 
   async close(): Promise<void> {
+    const running = [...this.nodes.values()].map((node) => node.child.exited);
     for (const hostId of [...this.nodes.keys()]) this.kill(hostId);
-    await Bun.sleep(50);
+    // Dead before their database goes (the drop forces its sessions closed anyway).
+    await Promise.all(running);
     await this.testDb.drop();
   }
 }

@@ -8,6 +8,8 @@ export interface ChildServer {
   /** What the child wrote so far (bounded to its last 100 KB or so). */
   stdout(): string;
   stderr(): string;
+  /** Resolves once both pipes reached their end: the child, and whatever it started, wrote their last line. */
+  outputEnded: Promise<void>;
 }
 
 /**
@@ -21,8 +23,9 @@ export async function spawnMain(env: Record<string, string>, timeoutMs = 30_000,
     captured[key] += text;
     if (captured[key].length > 200_000) captured[key] = captured[key].slice(-100_000);
   };
-  const decoder = new TextDecoder();
   const pump = async (stream: ReadableStream<Uint8Array>, key: "out" | "err") => {
+    // One decoder per pipe: a character split across two reads of one pipe is joined, never mixed with the other's.
+    const decoder = new TextDecoder();
     const reader = stream.getReader();
     for (;;) {
       const { value, done } = await reader.read();
@@ -31,7 +34,7 @@ export async function spawnMain(env: Record<string, string>, timeoutMs = 30_000,
     }
   };
   const stdoutDone = pump(child.stdout as ReadableStream<Uint8Array>, "out").catch(() => {});
-  void pump(child.stderr as ReadableStream<Uint8Array>, "err").catch(() => {});
+  const stderrDone = pump(child.stderr as ReadableStream<Uint8Array>, "err").catch(() => {});
   const deadline = Date.now() + timeoutMs;
   let listening: RegExpExecArray | null = null;
   while (!(listening = /listening on (\S+)/.exec(captured.out))) {
@@ -39,5 +42,5 @@ export async function spawnMain(env: Record<string, string>, timeoutMs = 30_000,
     const ended = await Promise.race([stdoutDone.then(() => true), Bun.sleep(5).then(() => false)]);
     if (ended && !/listening on (\S+)/.test(captured.out)) throw new Error(`server exited early: ${captured.out} ${captured.err}`);
   }
-  return { child, url: listening[1], stdout: () => captured.out, stderr: () => captured.err };
+  return { child, url: listening[1], stdout: () => captured.out, stderr: () => captured.err, outputEnded: Promise.all([stdoutDone, stderrDone]).then(() => {}) };
 }

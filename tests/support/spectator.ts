@@ -4,21 +4,46 @@ import type { Message } from "./ws-bot";
 export class Spectator {
   readonly messages: Message[] = [];
   private socket!: WebSocket;
+  private waiters: Array<{ predicate: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
 
+  /** Watches the table; resolves once the node said "watching" (the first message). */
   static async watch(nodeUrl: string, tableId: string): Promise<Spectator> {
     const spectator = new Spectator();
     spectator.socket = new WebSocket(`${nodeUrl.replace(/^http/, "ws")}/api/tables/${tableId}/watch`);
-    spectator.socket.onmessage = (event) => spectator.messages.push(JSON.parse(String(event.data)));
-    const deadline = Date.now() + 10_000;
-    while (!spectator.messages.some((m) => m.type === "watching")) {
-      if (Date.now() > deadline) throw new Error(`no "watching" from ${nodeUrl}: ${JSON.stringify(spectator.messages)}`);
-      await Bun.sleep(10);
-    }
+    spectator.socket.onmessage = (event) => spectator.onMessage(JSON.parse(String(event.data)));
+    await spectator.next((m) => m.type === "watching", 10_000).catch(() => {
+      throw new Error(`no "watching" from ${nodeUrl}: ${JSON.stringify(spectator.messages)}`);
+    });
     return spectator;
+  }
+
+  /** Resolves with the first message (already received or future) matching the predicate. */
+  next(predicate: (m: Message) => boolean, timeoutMs = 20_000): Promise<Message> {
+    const seen = this.messages.find(predicate);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for a spectator's message; last: ${JSON.stringify(this.messages.at(-1))}`)), timeoutMs);
+      this.waiters.push({
+        predicate,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
   }
 
   close(): void {
     this.socket.close();
+  }
+
+  private onMessage(message: Message): void {
+    this.messages.push(message);
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.predicate(message)) return true;
+      w.resolve(message);
+      return false;
+    });
   }
 }
 

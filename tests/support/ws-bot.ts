@@ -8,6 +8,7 @@ export class WsBot {
   readonly receivedAt: number[] = [];
   private socket!: WebSocket;
   private waiters: Array<{ predicate: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
+  private closeWaiters: Array<() => void> = [];
   closed = false;
 
   constructor(
@@ -30,6 +31,7 @@ export class WsBot {
     this.socket.onmessage = (event) => this.onMessage(JSON.parse(String(event.data)));
     this.socket.onclose = () => {
       this.closed = true;
+      for (const resolve of this.closeWaiters.splice(0)) resolve();
     };
     await this.next((m) => m.type === "welcome", 20_000, since);
     return this;
@@ -57,6 +59,24 @@ export class WsBot {
         },
       });
     });
+  }
+
+  /** Resolves once the socket is closed, by either side (at once if it is). */
+  untilClosed(timeoutMs = 20_000): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for the socket to close; last: ${JSON.stringify(this.messages.at(-1))}`)), timeoutMs);
+      this.closeWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Resolves with the `count`th message (already received or future) matching the predicate. */
+  nth(count: number, predicate: (m: Message) => boolean, timeoutMs = 20_000, since = 0): Promise<Message> {
+    let seen = 0;
+    return this.next((m) => predicate(m) && ++seen === count, timeoutMs, since);
   }
 
   ofType(type: string): Message[] {

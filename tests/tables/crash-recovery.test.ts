@@ -6,6 +6,7 @@ import { auditLedger } from "../../src/modules/credits/audit";
 import { TEST_ENV } from "../support/app";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { allPages, callApi } from "../support/http";
+import { until } from "../support/nodes";
 import { spawnMain } from "../support/process";
 import { WsBot } from "../support/ws-bot";
 import { firstMismatch } from "../../src/cli/commands/verify";
@@ -58,6 +59,7 @@ describe("crash recovery", () => {
     await first.api("POST", `/api/tables/${waiting}/join`, { token, body: { botId: waitingBot.botId } });
 
     await ws.next((m) => m.type === "hand_ended" && m.handNumber >= 3);
+    // The kill lands at a random moment of play (the test's input, not a wait for anything).
     await Bun.sleep(150 + Math.floor(Math.random() * 200));
     const progress = await first.api("GET", `/api/tables/${builtIn}`);
     expect(progress.body.status).toBe("running");
@@ -102,12 +104,10 @@ describe("crash recovery", () => {
       }
       for (const tableId of [builtIn, withRemote]) {
         const { matchId, hands } = before.get(tableId)!;
-        let view = (await second.api("GET", `/api/tables/${tableId}`)).body;
-        for (let i = 0; view.status !== "finished" && i < 400; i++) {
-          await Bun.sleep(25);
-          view = (await second.api("GET", `/api/tables/${tableId}`)).body;
-        }
-        expect(view.status).toBe("finished");
+        const view = await until(async () => {
+          const answer = (await second.api("GET", `/api/tables/${tableId}`)).body;
+          return answer.status === "finished" && answer;
+        }, 20_000, `the match at ${tableId} to finish`);
         expect(view.matchId).toBe(matchId);
         const record = (await second.api("GET", `/api/matches/${matchId}`)).body;
         expect(record.handsPlayed).toBeGreaterThan(hands);
@@ -126,7 +126,6 @@ describe("crash recovery", () => {
       const joiner = (await second.api("POST", "/api/bots", { token, body: { name: "late", strategy: "caller" } })).body;
       const joined = await second.api("POST", `/api/tables/${waiting}/join`, { token, body: { botId: joiner.botId } });
       expect(joined.status).toBe(201);
-      await Bun.sleep(100);
     } finally {
       second.child.kill("SIGTERM");
       expect(await second.child.exited).toBe(0);

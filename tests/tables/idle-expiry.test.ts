@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { until } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(30_000);
@@ -16,11 +17,10 @@ describe("waiting tables nobody sits at expire", () => {
     const seated = (await server.api("POST", "/api/tables", { token, body: { maxPlayers: 2 } })).body.tableId;
     const bot = await createBot(server, token, "sitter", "caller");
     expect((await server.api("POST", `/api/tables/${seated}/join`, { token, body: { botId: bot.botId } })).status).toBe(201);
-    let view = (await server.api("GET", `/api/tables/${empty}`)).body;
-    for (let i = 0; i < 100 && view.status === "waiting"; i++) {
-      await Bun.sleep(50);
-      view = (await server.api("GET", `/api/tables/${empty}`)).body;
-    }
+    const view = await until(async () => {
+      const answer = (await server.api("GET", `/api/tables/${empty}`)).body;
+      return answer.status !== "waiting" && answer;
+    }, 20_000, "the empty table to expire");
     expect(view.status).toBe("aborted");
     const lobby = (await server.api("GET", "/api/tables")).body.map((t: any) => t.tableId);
     expect(lobby).not.toContain(empty);

@@ -1,6 +1,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { useHarness } from "../support/app";
+import { until } from "../support/nodes";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
@@ -161,14 +162,14 @@ describe("joining and leaving", () => {
     for (const b of bots) expect((await h.call("POST", `/api/tables/${long}/join`, { token: dev.token, body: { botId: b } })).status).toBe(201);
     expect((await h.call("POST", `/api/tables/${long}/leave`, { token: dev.token, body: { botId: bots[2] } })).body.status).toBe("leaving");
     const other = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2 } })).body.tableId;
-    let joined: { status: number; body: any } | undefined;
-    for (let attempt = 0; attempt < 200; attempt++) {
-      joined = await h.call("POST", `/api/tables/${other}/join`, { token: dev.token, body: { botId: bots[2] } });
-      if (joined.status === 201) break;
-      expect([joined.status, joined.body.error.code]).toEqual([409, "BOT_ALREADY_SEATED"]);
-      await Bun.sleep(25);
-    }
-    expect(joined!.status).toBe(201);
+    // Refused while it still holds its seat at the long table, seated once it was cashed out there.
+    const joined = await until(async () => {
+      const answer = await h.call("POST", `/api/tables/${other}/join`, { token: dev.token, body: { botId: bots[2] } });
+      if (answer.status === 201) return answer;
+      expect([answer.status, answer.body.error.code]).toEqual([409, "BOT_ALREADY_SEATED"]);
+      return null;
+    }, 20_000, "the leaver's seat at the other table");
+    expect(joined.status).toBe(201);
     expect((await h.call("GET", `/api/tables/${long}`)).body.status).toBe("running");
     for (const b of bots.slice(0, 2)) await h.call("POST", `/api/tables/${long}/leave`, { token: dev.token, body: { botId: b } });
     expect((await h.call("POST", `/api/tables/${other}/leave`, { token: dev.token, body: { botId: bots[2] } })).body.status).toBe("left");

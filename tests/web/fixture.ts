@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Page } from "playwright-core";
+import { until } from "../support/nodes";
 import { createBot, registerWithCredits, type TestServer } from "../support/server";
 
 /** Debian's chromium, as the CI machine has it (`.ci/run` installs it when missing). */
@@ -32,20 +33,14 @@ export async function populate(server: TestServer, completedMatches = 3): Promis
     const tableId = (await server.api("POST", "/api/tables", { token: a.token, body: { maxPlayers: 2, maxHands: 25, buyIn: 500 } })).body.tableId;
     await server.api("POST", `/api/tables/${tableId}/join`, { token: a.token, body: { botId: hero.botId } });
     await server.api("POST", `/api/tables/${tableId}/join`, { token: b.token, body: { botId: villain.botId } });
-    for (;;) {
-      const table = (await server.api("GET", `/api/tables/${tableId}`)).body;
-      if (table.status === "finished") {
-        matchIds.push(table.matchId);
-        break;
-      }
-      await Bun.sleep(20);
-    }
+    const table = await until(async () => {
+      const view = (await server.api("GET", `/api/tables/${tableId}`)).body;
+      return view.status === "finished" && view;
+    }, 30_000, `completed match ${i + 1} to finish`);
+    matchIds.push(table.matchId);
   }
   // The ratings applier rates them a moment after they are recorded: the pages show them settled.
-  for (let tries = 0; (await server.api("GET", `/api/ratings/${hero.botId}`)).body.matchesPlayed < completedMatches; tries++) {
-    if (tries > 500) throw new Error("the completed matches were not rated within 10 s");
-    await Bun.sleep(20);
-  }
+  await until(async () => (await server.api("GET", `/api/ratings/${hero.botId}`)).body.matchesPlayed >= completedMatches, 20_000, "the completed matches to be rated");
   const waitingTableId = (await server.api("POST", "/api/tables", { token: a.token, body: { maxPlayers: 3, buyIn: 200 } })).body.tableId;
   const waiter = await createBot(server, a.token, "Patient", "tight");
   await server.api("POST", `/api/tables/${waitingTableId}/join`, { token: a.token, body: { botId: waiter.botId } });

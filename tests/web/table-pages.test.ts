@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startTestServer, createBot, registerWithCredits, type TestServer } from "../support/server";
-import { WsBot, type Message } from "../support/ws-bot";
+import { until } from "../support/nodes";
+import { Spectator } from "../support/spectator";
+import { WsBot } from "../support/ws-bot";
 import { collectErrors, launchChromium } from "./fixture";
 import { fixtureSource, uploadOverHttp } from "../hosted/duplicate-support";
 
@@ -41,12 +43,10 @@ test("a finished table says so and links its match replay; a closed one says it 
   const finishedId = await newTable({ maxPlayers: 2, maxHands: 3 });
   await seat(finishedId, alpha.botId);
   await seat(finishedId, beta.botId);
-  let table: any;
-  for (let i = 0; i < 500 && table?.status !== "finished"; i++) {
-    table = (await server.api("GET", `/api/tables/${finishedId}`)).body;
-    await Bun.sleep(20);
-  }
-  expect(table.status).toBe("finished");
+  const table = await until(async () => {
+    const view = (await server.api("GET", `/api/tables/${finishedId}`)).body;
+    return view.status === "finished" && view;
+  }, 20_000, "the 3-hand match to finish");
   const page = await open(`/tables/${finishedId}`);
   expect(await page.locator("#status").textContent()).toContain("This table is finished: its match is over.");
   expect(await page.locator(`#status a[href="/matches/${table.matchId}"]`).textContent()).toBe("Watch its match replay");
@@ -105,11 +105,10 @@ test("opened mid-hand: the hand at once (no hole cards), then the log in cli wat
   // The hand now waits for Silent Sam's answer: hand 1 is in play for as long as this test needs.
   const request = await bot.next((m) => m.type === "action_request", 20_000);
 
-  const watched: Message[] = [];
-  const socket = new WebSocket(`${server.url.replace("http", "ws")}/api/tables/${tableId}/watch`);
-  socket.onmessage = (event) => void watched.push(JSON.parse(String(event.data)));
-  for (let i = 0; i < 200 && watched.length < 2; i++) await Bun.sleep(10);
-  socket.close();
+  const watcher = await Spectator.watch(server.url, tableId);
+  await watcher.next((m) => m.type === "snapshot");
+  watcher.close();
+  const watched = watcher.messages;
   expect(watched.map((m) => m.type)).toEqual(["watching", "snapshot"]);
   const snapshot = watched[1];
   expect(snapshot.handNumber).toBe(1);

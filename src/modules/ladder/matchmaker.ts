@@ -75,10 +75,16 @@ export class Matchmaker {
   private readonly seatings = new Set<Promise<void>>();
   /** Told of every ladder table this matchmaker filled, as its last seat is taken (default: nobody). */
   tableFilled: (format: LadderFormat) => void = () => {};
+  private finishedRounds = 0;
 
   constructor(private readonly deps: MatchmakerDeps) {
     this.role = new RoleKeeper(deps.db, MATCHMAKER_ROLE, deps.hostId, deps.log, deps.leaseStanding);
     this.placement = new LadderPlacement(deps.db, deps.cluster, (request) => this.openHere(request), deps.log);
+  }
+
+  /** Rounds that read the entries and went to their end: a test that proves a round changed nothing waits on it. */
+  get roundsCompleted(): number {
+    return this.finishedRounds;
   }
 
   isMatchmaker(): boolean {
@@ -116,6 +122,7 @@ export class Matchmaker {
       let entries = await this.deps.ladder.withFacts();
       // Nobody entered yet: no house account, no house bots (a service nobody uses for the ladder stays as it was).
       if (entries.length === 0) {
+        this.finishedRounds++;
         this.observe({ entries: [] });
         return 0;
       }
@@ -176,6 +183,7 @@ export class Matchmaker {
       // The round does not wait for its tables to be made and filled (a node asked over the bus answers in its own time):
       // the next round, 250 ms on, pairs whoever is free meanwhile, and leaves these bots out until their seating settles.
       groups.forEach(({ format, group, duplicate }, i) => this.track(group, this.seat(nodes[i], format, group, duplicate).then((filled) => void (filled && this.tableFilled(format)))));
+      this.finishedRounds++;
       this.observe({
         entries: entries.map((e) => {
           const state = states.get(e)!;

@@ -12,6 +12,19 @@ export const RESERVATION_BLOCK = 64;
 /** How often a table whose lease or reservation is not yet there looks again. */
 const RECHECK_MS = 25;
 
+/**
+ * How long a hand waits for its number to be reserved, or a message for the lease to stand, before
+ * the match stops with a DealStalledError. It stops resumable, with no write (the host drops the
+ * table and takes its own tables up again once its database answers: MatchHost.resumeOwnTablesLater),
+ * as after a restart: nothing dealt and unrecorded is dealt again. Ten times the lease's TTL: a peer
+ * that reaches the database has long since taken the table over, and a node alone has been without
+ * its database for a minute.
+ */
+export const DEAL_WAIT_LIMIT_MS = 60_000;
+
+/** A hand could not be dealt, or its next message sent, within DEAL_WAIT_LIMIT_MS. */
+export class DealStalledError extends Error {}
+
 /** Where reservations are made durable: the journal (fenced by the lease), or memory for local play. */
 export interface HandReservations {
   /**
@@ -39,6 +52,7 @@ export class DealGuard {
     private readonly table: TableRuntime,
     private readonly reservations: HandReservations,
     private readonly leaseStanding: () => boolean = () => true,
+    private readonly waitLimitMs = DEAL_WAIT_LIMIT_MS,
   ) {}
 
   /** Resolves when hand `handNumber` may be dealt; throws when the table must stop instead. */
@@ -46,7 +60,9 @@ export class DealGuard {
     const { table } = this;
     if (this.failure) throw this.failure;
     if (handNumber + RESERVATION_BLOCK / 2 > table.handsReserved) this.reserveNextBlock(handNumber);
+    const deadline = performance.now() + this.waitLimitMs;
     while (handNumber > table.handsReserved) {
+      this.throwIfPast(deadline, `hand ${handNumber}'s number to be reserved`);
       await Promise.race([this.reserving, Bun.sleep(RECHECK_MS)]);
       this.throwIfStopped();
       if (handNumber > table.handsReserved && this.reserving === null) this.reserveNextBlock(handNumber);
@@ -62,8 +78,10 @@ export class DealGuard {
   }
 
   private async waitForLease(): Promise<void> {
+    const deadline = performance.now() + this.waitLimitMs;
     while (!this.leaseStanding()) {
       this.throwIfStopped();
+      this.throwIfPast(deadline, "this node's lease to stand");
       await Bun.sleep(RECHECK_MS);
     }
   }
@@ -81,6 +99,11 @@ export class DealGuard {
         this.reserving = null;
       },
     );
+  }
+
+  private throwIfPast(deadline: number, what: string): void {
+    if (performance.now() <= deadline) return;
+    throw new DealStalledError(`table ${this.table.tableId}: waited ${this.waitLimitMs / 1000} s for ${what} (is the database reachable?): the match stops`);
   }
 
   private throwIfStopped(): void {

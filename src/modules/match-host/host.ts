@@ -21,6 +21,7 @@ import { builtInRng, dealSource } from "./deals";
 import { HandJournal } from "./journal";
 import { DeckSeal } from "./deck-seal";
 import { playMatch } from "./match-runner";
+import { DealStalledError } from "./deal-guard";
 import { abortTable } from "./persistence";
 import { assertTwinsTogether, MatchStarts } from "./twins";
 import { isLegacyDuplicate, tablesToResume } from "./resume";
@@ -29,6 +30,9 @@ import { createTableMachine } from "./table-machine";
 import { openHostedSeats, seatChannels } from "./hosted-seats";
 import { hostedBots } from "../hosted/code-store";
 import type { HostedPlay } from "../hosted/players";
+
+/** How often a node whose deals stalled tries to take its own tables up again. */
+const OWN_TABLES_RETRY_MS = 2_000;
 
 export interface MatchHostDeps {
   db: Db;
@@ -77,6 +81,8 @@ export class MatchHost {
   readonly journal: HandJournal;
   private readonly deckSeal: DeckSeal;
   private expiry: ReturnType<typeof setInterval> | undefined;
+  /** Set while this node waits to take its own tables up again after a stalled deal (resumeOwnTablesLater). */
+  private resuming: ReturnType<typeof setTimeout> | undefined;
   /** Set when this node joins its cluster: announces the tables hosted here. */
   relay: TableRelay | undefined;
   private readonly askRemoteBot: AskBot;
@@ -264,6 +270,7 @@ export class MatchHost {
    */
   async shutdown(timeoutMs = 5_000): Promise<string[]> {
     clearInterval(this.expiry);
+    clearTimeout(this.resuming);
     for (const { table } of this.hosted.values()) table.stopRequested = true;
     this.deps.gateway.closeAll();
     this.deps.spectators.closeAll();
@@ -373,12 +380,35 @@ export class MatchHost {
       this.journal.release(table.tableId);
       return;
     }
+    if (error instanceof DealStalledError) {
+      // The node was cut off from its database (or its lease) for long: the match stops here without a
+      // write, resumable, and this node takes its own tables up again once its database answers.
+      this.deps.log(`${error.message}: dropped here until the database answers, then resumed`);
+      this.journal.release(table.tableId);
+      this.resumeOwnTablesLater();
+      return;
+    }
     this.deps.log(`match at table ${table.tableId} failed; aborting the table`, error);
     table.status = "aborted";
     // What is already on its way to the database lands first; the rest of the table's hands are dropped.
     this.journal.release(table.tableId);
     await this.journal.flushed();
     await abortTable(this.deps.db, table.tableId, new Date(this.deps.clock.now()), { fence: this.fence(), deckSecret: table.deckSecret });
+  }
+
+  /** After a stalled deal: this node's own live tables are adopted again from their rows as soon as the database answers (a retry every few seconds; once). */
+  private resumeOwnTablesLater(): void {
+    if (this.resuming) return;
+    const attempt = (): void => {
+      this.resuming = setTimeout(() => {
+        this.recover().then(
+          () => (this.resuming = undefined),
+          () => attempt(),
+        );
+      }, OWN_TABLES_RETRY_MS);
+      (this.resuming as { unref?: () => void }).unref?.();
+    };
+    attempt();
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {
