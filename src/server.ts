@@ -12,6 +12,9 @@ import { createLogger, logTo } from "./lib/log";
 import { NO_TRACING, type Tracing } from "./lib/tracing";
 import type { Logger } from "pino";
 
+/** A drain step slower than this is logged with its time. */
+const SLOW_SHUTDOWN_STEP_MS = 2_000;
+
 export interface RunningServer {
   app: App;
   /** Spans (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
@@ -102,27 +105,37 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     url: `http://${["0.0.0.0", "::"].includes(config.host) ? "127.0.0.1" : config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
     host: config.host,
     stop() {
+      // Each step of a drain is timed: one that takes long says so (a drain must end well within a supervisor's patience).
+      const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+        const started = performance.now();
+        try {
+          return await work();
+        } finally {
+          const ms = performance.now() - started;
+          if (ms > SLOW_SHUTDOWN_STEP_MS) log(`shutdown: ${name} took ${Math.round(ms)} ms`);
+        }
+      };
       stopping ??= (async () => {
         clearInterval(forgetOldKeys);
         // No new ladder table from here on; another node takes the matchmaker role at once.
-        await app.services.matchmaker.stop();
+        await step("the matchmaker", () => app.services.matchmaker.stop());
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.
-        const report = await app.services.host.shutdown();
-        await app.services.sandbox.close();
+        const report = await step("the matches", () => app.services.host.shutdown());
+        await step("the sandbox", () => app.services.sandbox.close());
         // Matches still pending stay so: the next applier (a peer's, or this node's next start) applies them.
-        await app.services.ratingsApplier.stop();
-        await app.services.handMaintenance.stop();
+        await step("the ratings applier", () => app.services.ratingsApplier.stop());
+        await step("hand maintenance", () => app.services.handMaintenance.stop());
         lease.stop();
         await releaseLease(database.db, lease.token).catch((error) => log("releasing the lease failed (peers take over when it expires)", error));
         const closedInTime = await Promise.race([drained, Bun.sleep(5_000).then(() => false)]);
         if (!closedInTime) await app.stop(true).catch(() => {});
-        await app.services.accounts.stopAll();
-        await app.services.cluster.stop();
+        await step("the account actors", () => app.services.accounts.stopAll());
+        await step("the cluster node", () => app.services.cluster.stop());
         app.services.botRelay.stop();
         app.services.tableRelay.stop();
-        await bus.close();
+        await step("the bus", () => bus.close());
         // The spans still buffered go out before the process ends.
         await tracing.shutdown().catch((error) => log("exporting the last spans failed", error));
         await reachability.stop();

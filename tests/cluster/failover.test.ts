@@ -177,7 +177,9 @@ describe("failover", () => {
     const matches = [await longMatch("node_a"), await longMatch("node_b"), await longMatch("node_c")];
     for (const node of ["node_a", "node_b", "node_c"]) {
       const counts = await Promise.all(matches.map((m) => handsRecorded(m.tableId)));
-      expect(await Promise.race([cluster.stop(node), Bun.sleep(20_000).then(() => "still running")])).toBe(0);
+      const stopped = await Promise.race([cluster.stop(node), Bun.sleep(20_000).then(() => "still running")]);
+      if (stopped !== 0) console.error(`[rolling] ${node} did not stop in time (${stopped}):\n${cluster.logs()}`);
+      expect(stopped).toBe(0);
       await cluster.start(node);
       // Every match keeps playing, wherever it is now.
       for (const [i, m] of matches.entries()) {

@@ -170,15 +170,15 @@ describe("versions and sources", () => {
 });
 
 describe("the bot views", () => {
-  test("GET /api/bots keeps the four fields; GET /api/bots/:botId says hosted to anyone (public by design), and to its owner the version", async () => {
+  test("GET /api/bots keeps the four fields and the house mark; GET /api/bots/:botId says hosted to anyone (public by design), and to its owner the version", async () => {
     const remote = (await h.call("POST", "/api/bots", { token: owner.token, body: { name: "still-remote" } })).body.botId;
     const total = await versionRows(botId);
     const list = await h.call("GET", "/api/bots");
-    for (const bot of list.body) expect(Object.keys(bot).sort()).toEqual(["botId", "createdAt", "description", "name"]);
+    for (const bot of list.body) expect(Object.keys(bot).sort()).toEqual(["botId", "createdAt", "description", "house", "name"]);
     expect(list.body.length).toBeGreaterThanOrEqual(2);
 
     const anonymous = await h.call("GET", `/api/bots/${botId}`);
-    expect(Object.keys(anonymous.body).sort()).toEqual(["botId", "createdAt", "description", "hosted", "name"]);
+    expect(Object.keys(anonymous.body).sort()).toEqual(["botId", "createdAt", "description", "hosted", "house", "name"]);
     expect(anonymous.body.hosted).toBe(true);
     expect((await h.call("GET", `/api/bots/${remote}`)).body.hosted).toBe(false);
     const seenByStranger = await h.call("GET", `/api/bots/${botId}`, { token: stranger.token });
