@@ -194,6 +194,16 @@ export class MatchPlayers {
     this.writePending();
   }
 
+  /**
+   * Once the last hand is played: every context has handled what it was told (its queue is empty)
+   * and every line so far is written. Never rejects (a failed write is the writer's to report).
+   */
+  async settle(): Promise<void> {
+    await Promise.all([...this.byBot.values()].map(({ queue }) => queue.catch(() => undefined)));
+    this.writePending();
+    await this.writing.catch(() => undefined);
+  }
+
   /** Closes every context and writes the last lines. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {

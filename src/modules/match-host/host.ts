@@ -354,6 +354,7 @@ export class MatchHost {
         spectators: this.deps.spectators,
         leaseStanding: this.deps.leaseStanding,
         onHandFinished: hosted ? () => hosted.handFinished() : undefined,
+        beforeFinish: hosted ? () => hosted.settle() : undefined,
       });
       // Busted and departed bots are free to sit elsewhere as soon as they leave; the rest now (a pair's, once both copies end):
       // their seats closed with the match end's transaction, so a join (the ladder's next table) must not find them still here

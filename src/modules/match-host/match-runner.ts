@@ -56,6 +56,12 @@ export interface MatchDeps {
   spectators?: Spectators;
   /** Called after every hand (progress, tests); must not throw. */
   onHandFinished?: (table: TableRuntime, hand: HandState) => void;
+  /**
+   * Awaited after the last hand, before the match end is written: a hosted match's contexts finish
+   * what they were told of the last hand and their lines are written, so a completed match's logs
+   * are whole when anyone reads them. Must not throw.
+   */
+  beforeFinish?: () => Promise<void>;
   /** Whether this node's lease provably stands (absent: no lease, local play): see deal-guard.ts. */
   leaseStanding?: () => boolean;
 }
@@ -115,6 +121,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   }
 
   table.hand = null;
+  await deps.beforeFinish?.();
   const endedAt = deps.clock.now();
   const stillSeated = seatsInOrder(table);
   const players: MatchPlayerRecord[] = [
