@@ -108,9 +108,12 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
       // Each step of a drain is timed: one that takes long says so (a drain must end well within a supervisor's patience).
       const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
         const started = performance.now();
+        // A step still running is named while it runs (one that never ends would otherwise say nothing).
+        const stillRunning = setInterval(() => log(`shutdown: ${name} still running after ${Math.round(performance.now() - started)} ms`), SLOW_SHUTDOWN_STEP_MS * 2.5);
         try {
           return await work();
         } finally {
+          clearInterval(stillRunning);
           const ms = performance.now() - started;
           if (ms > SLOW_SHUTDOWN_STEP_MS) log(`shutdown: ${name} took ${Math.round(ms)} ms`);
         }

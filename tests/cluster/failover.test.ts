@@ -8,7 +8,7 @@ import { NATS_URL } from "../support/nodes";
 import { WsBot } from "../support/ws-bot";
 
 // Nodes die and come back: leases expire (6 s) and tables move. Whole matches are played.
-setDefaultTimeout(180_000);
+setDefaultTimeout(300_000);
 
 let cluster: TestCluster;
 beforeAll(async () => {
@@ -177,7 +177,9 @@ describe("failover", () => {
     const matches = [await longMatch("node_a"), await longMatch("node_b"), await longMatch("node_c")];
     for (const node of ["node_a", "node_b", "node_c"]) {
       const counts = await Promise.all(matches.map((m) => handsRecorded(m.tableId)));
-      const stopped = await Promise.race([cluster.stop(node), Bun.sleep(20_000).then(() => "still running")]);
+      // Not a timing goal (a drain's figures are bench:failover's): a bound generous enough for a loaded machine,
+      // past which the nodes' logs say which drain step was still running.
+      const stopped = await Promise.race([cluster.stop(node), Bun.sleep(60_000).then(() => "still running")]);
       if (stopped !== 0) console.error(`[rolling] ${node} did not stop in time (${stopped}):\n${cluster.logs()}`);
       expect(stopped).toBe(0);
       await cluster.start(node);
