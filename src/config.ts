@@ -26,6 +26,8 @@ export interface Config {
   /** Where hand histories live as they age (docs/SCALING.md, "Hand storage"). */
   handStorage: HandStorageSettings;
   tokenTtlSeconds: number;
+  /** How long a browser stays signed in on the pages (WEB_SESSION_TTL_SECONDS, default 7 days); sign-out ends it sooner. */
+  webSessionTtlSeconds: number;
   faucetAmount: number;
   faucetCooldownMs: number;
   defaultBuyIn: number;
@@ -154,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       convertLegacy: (env.HANDS_CONVERSION ?? "on") !== "off",
     },
     tokenTtlSeconds: integerFrom(env, "TOKEN_TTL_SECONDS", 7 * 24 * 3600, 1),
+    webSessionTtlSeconds: integerFrom(env, "WEB_SESSION_TTL_SECONDS", 7 * 24 * 3600, 60),
     faucetAmount: integerFrom(env, "FAUCET_AMOUNT", 10_000, 1),
     faucetCooldownMs: integerFrom(env, "FAUCET_COOLDOWN_MS", 86_400_000),
     defaultBuyIn: integerFrom(env, "DEFAULT_BUY_IN", 1_000, 1),

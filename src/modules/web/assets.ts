@@ -70,6 +70,11 @@ tr.provisional td { color: var(--muted); } .badge.provisional { background: #fff
 table.standings td.bot { white-space: normal; min-width: 10rem; } table.standings td.num .muted { display: block; font-size: .8rem; white-space: nowrap; }
 ul.legend li { display: flex; align-items: center; gap: .35rem; }
 ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .25rem 0 0; font-size: .85rem; }
+.alert { background: #fde8e8; color: #8a1c1c; border: 1px solid #f3b4b4; border-radius: 6px; padding: .5rem .75rem; } .alert pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 0; font-size: .8rem; }
+.notice { background: #e3f5e8; color: #14532d; border-radius: 6px; padding: .5rem .75rem; }
+form.stacked { display: flex; flex-direction: column; gap: .5rem; max-width: 26rem; } form.stacked label { display: flex; flex-direction: column; gap: .15rem; font-size: .9rem; }
+input { font: inherit; padding: .35rem .5rem; border: 1px solid #9aa3ad; border-radius: 6px; max-width: 100%; } form.inline { display: inline; }
+ul.plain { list-style: none; margin: 0; padding: 0; } td.wrap { white-space: normal; min-width: 14rem; } p.balance { font-size: 1.6rem; margin: .25rem 0; font-variant-numeric: tabular-nums; }
 @media (max-width: 560px) {
   main { padding: .5rem; } .seat { min-width: 5.2rem; font-size: .7rem; padding: .2rem; } .card { min-width: 1.6em; height: 2.3em; font-size: .75rem; }
   .felt { aspect-ratio: 3 / 4; border-width: 6px; border-radius: 45%; } .middle { inset: 35% 12%; }

@@ -8,13 +8,14 @@ import type { Matches } from "../matches/service";
 import type { Ratings } from "../ratings/service";
 import type { Stats } from "../stats/service";
 import type { Tables } from "../tables/service";
+import { accountModule, type AccountDeps } from "./account";
 import { clientScript, STYLESHEET } from "./assets";
 import { ladderPage } from "./ladder-page";
 import { htmlResponse, notFoundPage } from "./layout";
 import { livePage, replayPage } from "./live-pages";
 import { botPage, leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
 
-export interface WebDeps {
+export interface WebDeps extends AccountDeps {
   tables: Tables;
   matches: Matches;
   stats: Stats;
@@ -51,6 +52,7 @@ export function webModule(deps: WebDeps) {
   // Bundled once per process, now rather than on the first visitor's request.
   void clientScript("live").catch((error) => console.error("bundling the web pages' scripts failed", error));
   return new Elysia({ name: "module:web" })
+    .use(accountModule(deps))
     .get("/", async () => {
       const [tables, matches, board] = await Promise.all([deps.tables.lobby({ limit: LOBBY_SHOWN }).then(items), deps.matches.list({ limit: 10 }).then(items), deps.stats.leaderboard({ limit: 10 }).then(items)]);
       const ids = [...tables.flatMap((t) => t.seats.map((s) => s.botId)), ...matches.flatMap((m) => m.players.map((p) => p.botId)), ...board.map((e) => e.botId)];
