@@ -85,6 +85,34 @@ describe("the web pages, in a real browser", () => {
     await page.close();
   });
 
+  test("a hand's own page opens the replay at that hand; the link follows the replay and is there to copy", async () => {
+    const matchId = world.matchIds[1];
+    const page = await open(`/matches/${matchId}/hands/3`);
+    await page.waitForSelector("#viewer[data-ready=true]");
+    expect(await page.locator("#viewer").getAttribute("data-hand")).toBe("3");
+    expect(await page.locator("h1").textContent()).toContain("Hand 3");
+    expect(await page.locator("#hand-link").getAttribute("href")).toBe(`/matches/${matchId}/hands/3`);
+    await page.keyboard.press("ArrowDown");
+    expect(await page.locator("#hand-link").getAttribute("href")).toBe(`/matches/${matchId}/hands/4`);
+    expect(new URL(page.url()).pathname).toBe(`/matches/${matchId}/hands/4`);
+    expect(await page.locator("#hand-link").textContent()).toBe(`${server.url}/matches/${matchId}/hands/4`);
+    await page.close();
+    // The whole match's replay links each hand it shows to its page (the address bar stays the match's).
+    const replay = await open(`/matches/${matchId}`);
+    await replay.waitForSelector("#viewer[data-ready=true]");
+    await replay.keyboard.press("ArrowDown");
+    expect(await replay.locator("#hand-link").getAttribute("href")).toBe(`/matches/${matchId}/hands/2`);
+    expect(new URL(replay.url()).pathname).toBe(`/matches/${matchId}`);
+    await replay.close();
+    let checked = 0;
+    for (const path of [`/matches/${matchId}/hands/0`, `/matches/${matchId}/hands/99999`, `/matches/${matchId}/hands/x`, `/matches/m_nope/hands/1`]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect([path, response.status, response.headers.get("content-type")]).toEqual([path, 404, "text/html; charset=utf-8"]);
+      checked += 1;
+    }
+    expect(checked).toBe(4);
+  });
+
   test("the bot page shows GET /api/stats/:botId's figures and its recent matches", async () => {
     const botId = world.botIds[0];
     const stats = (await server.api("GET", `/api/stats/${botId}`)).body;
@@ -98,7 +126,37 @@ describe("the web pages, in a real browser", () => {
     expect(await page.locator(`[data-stat="bbPer100"]`).textContent()).toBe(shown(rating.bbPer100, rating.bbPer100Ci95));
     expect(await page.locator(`[data-stat="bbPer100Adjusted"]`).textContent()).toBe(shown(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95));
     expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
-    expect(await page.locator("figure.chart svg polyline").count()).toBe(1);
+    expect(await page.locator("#net-chart svg polyline").count()).toBe(1);
+    await page.close();
+  });
+
+  test("the bot page charts its rating over time beside its net chips, with labelled axes, and its results by opponent", async () => {
+    const [hero, villain] = world.botIds;
+    const rating = (await server.api("GET", `/api/ratings/${hero}`)).body;
+    const page = await open(`/bots/${hero}`);
+    // One point per rated match, a band around it; the axes carry values and match numbers with dates.
+    const points = (await page.locator("#rating-chart svg polyline").getAttribute("points"))!.split(" ");
+    expect(points.length).toBe(rating.matchesPlayed);
+    expect(await page.locator("#rating-chart svg polygon.band").count()).toBe(1);
+    for (const chart of ["#rating-chart", "#net-chart"]) {
+      const xTicks = await page.locator(`${chart} text.tick.x`).allTextContents();
+      expect(xTicks.length).toBeGreaterThanOrEqual(2);
+      expect(xTicks[xTicks.length - 1]).toMatch(/^#\d+ \(\d\d-\d\d\)$/);
+      expect(await page.locator(`${chart} text.tick.y`).count()).toBeGreaterThanOrEqual(3);
+      expect(await page.locator(`${chart} text.axis-label`).count()).toBe(2);
+      // The legend's entries stay on one line each.
+      const heights = await page.locator(`${chart} ul.legend li`).evaluateAll((lis) => lis.map((li) => li.getBoundingClientRect().height));
+      expect(heights.length).toBe(1);
+      expect(heights[0]).toBeLessThan(30);
+    }
+    // Its only opponent: the by-opponent figures are its overall rated figures.
+    const rows = await page.locator("#by-opponent tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-opponent"), tr.children[1].textContent, tr.querySelector("[data-rate=raw]")!.textContent, tr.querySelector("[data-rate=adjusted]")!.textContent]));
+    const shown = (rate: number, ci: [number, number]) => `${rate.toFixed(1)} (${ci[0].toFixed(1)} … ${ci[1].toFixed(1)})`;
+    expect(rows).toEqual([[villain, String(rating.matchesPlayed), shown(rating.bbPer100, rating.bbPer100Ci95), shown(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)]]);
+    expect(await page.locator("#by-opponent th").first().textContent()).toBe("Opponent");
+    // Private tables between two developers: told apart from ladder matches, and rated.
+    const kinds = await page.locator("section:has(#matches-title) tbody tr [data-kind]").evaluateAll((els) => els.map((el) => el.getAttribute("data-kind")));
+    expect(kinds).toEqual(world.matchIds.map(() => "private"));
     await page.close();
   });
 

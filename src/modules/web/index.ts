@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError } from "../../lib/errors";
+import { AppError, errors } from "../../lib/errors";
 import { PAGE, type Page } from "../../lib/paging";
 import { LADDER_FORMATS } from "../../db/schema";
 import type { Bots } from "../bots/service";
@@ -13,7 +13,8 @@ import { clientScript, STYLESHEET } from "./assets";
 import { ladderPage } from "./ladder-page";
 import { htmlResponse, notFoundPage } from "./layout";
 import { livePage, replayPage } from "./live-pages";
-import { botPage, leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
+import { botPage } from "./bot-page";
+import { leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
 
 export interface WebDeps extends AccountDeps {
   tables: Tables;
@@ -76,22 +77,33 @@ export function webModule(deps: WebDeps) {
     .get("/bots/:botId", ({ params }) =>
       orNotFound("No bot with this id.", async () => {
         const bot = await deps.bots.find(params.botId);
-        const [stats, rating, matches, ladder, [owned], house] = await Promise.all([
+        const [stats, rating, matches, ladder, [owned], house, ratingHistory, opponents] = await Promise.all([
           deps.stats.ofBot(bot.botId),
           deps.ratings.ofBot(bot.botId),
           deps.matches.list({ botId: bot.botId, limit: 30 }).then(items),
           deps.ladder.ofBot(bot.botId),
           deps.bots.ownedViews([bot]),
           deps.bots.houseBots([bot.botId]),
+          deps.ratings.history(bot.botId),
+          deps.ratings.byOpponent(bot.botId),
         ]);
+        const kinds = await deps.matches.kindsOf(matches.map((m) => m.matchId));
         // Whether the service runs its code is public (docs/HOSTED.md); its code and versions are not shown.
         const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt, hosted: owned.hosted, house: house.has(bot.botId) };
-        return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[], ladder }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
+        const named = await names([...matches.flatMap((m) => m.players.map((p) => p.botId)), ...opponents.map((o) => o.opponentId)]);
+        return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[], kinds, ladder, ratingHistory, opponents }, named);
       }), { detail: { hide: true } })
     .get("/matches/:matchId", ({ params }) =>
       orNotFound("No completed match with this id.", async () => {
         const match = (await deps.matches.withVoidedHands(params.matchId)) as MatchSummary & { voidedHands: number[] };
         return replayPage(match, await names(match.players.map((p) => p.botId)));
+      }), { detail: { hide: true } })
+    .get("/matches/:matchId/hands/:handNumber", ({ params }) =>
+      orNotFound("No such hand in a completed match.", async () => {
+        const match = (await deps.matches.withVoidedHands(params.matchId)) as MatchSummary & { voidedHands: number[] };
+        const hand = /^[0-9]{1,9}$/.test(params.handNumber) ? Number(params.handNumber) : 0;
+        if (!Number.isSafeInteger(hand) || hand < 1 || hand > match.handsPlayed + match.voidedHands.length) throw errors.notFound("Hand");
+        return replayPage(match, await names(match.players.map((p) => p.botId)), hand);
       }), { detail: { hide: true } })
     .get("/tables/:tableId", ({ params }) =>
       orNotFound("No table with this id.", async () => {
