@@ -307,6 +307,8 @@ export function createApp(deps: AppDeps) {
       webModule({
         ...services,
         leaderboardMinMatches: deps.config.leaderboardMinMatches,
+        db: deps.db,
+        tv: deps.config.tv,
         sessions: new WebSessions(deps.db, services.clock, deps.config.webSessionTtlSeconds),
         signInLimits,
         trustProxy: deps.config.trustProxy,

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 
-const CLIENT_SCRIPTS = ["replay", "live", "owner"] as const;
+const CLIENT_SCRIPTS = ["replay", "live", "owner", "tv"] as const;
 export type ClientScript = (typeof CLIENT_SCRIPTS)[number];
 
 let bundles: Promise<Map<string, string>> | undefined;

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import type { Db } from "../../db";
+import type { Clock } from "../../lib/clock";
 import { AppError, errors } from "../../lib/errors";
 import { PAGE, type Page } from "../../lib/paging";
 import { LADDER_FORMATS } from "../../db/schema";
@@ -12,7 +14,8 @@ import { accountModule, type AccountDeps } from "./account";
 import { clientScript, STYLESHEET } from "./assets";
 import { ladderPage } from "./ladder-page";
 import { htmlResponse, notFoundPage } from "./layout";
-import { livePage, replayPage } from "./live-pages";
+import { livePage, replayPage, tvPage } from "./live-pages";
+import { TvChannel, type TvSettings } from "./tv";
 import { botPage } from "./bot-page";
 import { leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
 
@@ -24,6 +27,9 @@ export interface WebDeps extends AccountDeps {
   bots: Bots;
   ladder: Ladder;
   leaderboardMinMatches: number;
+  db: Db;
+  clock: Clock;
+  tv: TvSettings;
 }
 
 /** A 404 from a service becomes the HTML 404 page; anything else goes to the one error path. */
@@ -52,8 +58,11 @@ export function webModule(deps: WebDeps) {
   const names = (botIds: Iterable<string>) => deps.bots.namesOf([...new Set(botIds)]);
   // Bundled once per process, now rather than on the first visitor's request.
   void clientScript("live").catch((error) => console.error("bundling the web pages' scripts failed", error));
+  const tv = new TvChannel(deps.db, deps.matches, (ids) => deps.bots.namesOf(ids), deps.clock, deps.tv);
   return new Elysia({ name: "module:web" })
     .use(accountModule(deps))
+    .get("/tv", async () => htmlResponse(tvPage(await tv.now(), deps.clock.now(), deps.tv)), { detail: { hide: true } })
+    .get("/tv/program.json", async () => Response.json({ program: await tv.now(), serverNow: deps.clock.now() }, { headers: { "cache-control": "no-store" } }), { detail: { hide: true } })
     .get("/", async () => {
       const [tables, matches, board] = await Promise.all([deps.tables.lobby({ limit: LOBBY_SHOWN }).then(items), deps.matches.list({ limit: 10 }).then(items), deps.stats.leaderboard({ limit: 10 }).then(items)]);
       const ids = [...tables.flatMap((t) => t.seats.map((s) => s.botId)), ...matches.flatMap((m) => m.players.map((p) => p.botId)), ...board.map((e) => e.botId)];

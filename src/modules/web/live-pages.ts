@@ -2,6 +2,7 @@ import type { TableView } from "../tables/views";
 import { escapeHtml, shortId } from "./view-kit";
 import { page } from "./layout";
 import type { MatchSummary } from "./pages";
+import { TV_WINDOW_MS, type TvProgram } from "./tv";
 
 /** The replay; `startHand`: opened at that hand (the hand's own page, /matches/:id/hands/:n). */
 export function replayPage(match: MatchSummary & { voidedHands: number[] }, names: Record<string, string>, startHand?: number): string {
@@ -71,4 +72,16 @@ function voidedNote(voided: number[]): string {
   if (voided.length === 0) return "";
   const shown = voided.length > 12 ? `${voided.slice(0, 12).join(", ")} … (${voided.length} in all)` : voided.join(", ");
   return `<p class="note" id="voided">Voided hands: ${shown}. This match resumed after its server stopped; hands dealt before that and not recorded never happened (their chips were returned), and their numbers were never dealt again.</p>`;
+}
+
+/** /tv: the channel's program now (client/tv.ts plays it at the same moment for every viewer). */
+export function tvPage(program: TvProgram | null, serverNow: number, settings: { actionMs: number; handsPerMatch: number }): string {
+  const how = `TV plays rated matches at a pace a person can read: of those that ended in the last ${TV_WINDOW_MS / 60_000} minutes, the pairing with the highest average rating (none: the latest rated match); of it, its ${settings.handsPerMatch} biggest pots in the order they were played, one action every ${settings.actionMs / 1000} s; then the next match. So it runs behind live: by how much is shown beside each hand.`;
+  return page(
+    "TV",
+    `<h1>TV</h1><p id="tv-how" class="muted">${escapeHtml(how)}</p>
+<section id="tv" aria-label="TV table" data-step="-1"><p id="tv-title" aria-live="polite">${program ? "" : "No rated match yet: TV starts with the first one."}</p><p id="tv-behind" class="muted"></p><div id="table"></div></section>
+<section aria-labelledby="tv-log-title"><h2 id="tv-log-title">The hand so far</h2><ol id="tv-log"></ol></section>`,
+    { script: "tv", data: { program, serverNow } },
+  );
 }
