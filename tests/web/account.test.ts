@@ -8,7 +8,7 @@ import { cameOverHttps, parseTrustProxy } from "../../src/lib/client-address";
 import { localPath } from "../../src/modules/web/browser-guard";
 import { registeredDeveloper } from "../support/developers";
 import { createBot, startTestServer, type TestServer } from "../support/server";
-import { collectErrors, launchChromium } from "./fixture";
+import { collectErrors, launchChromium, sidewaysOverflow } from "./fixture";
 
 setDefaultTimeout(60_000);
 
@@ -271,6 +271,23 @@ describe("hosted code from the browser", () => {
     expect(((await server.api("GET", `/api/bots/${socketBotId}/code`, { token: ada.token })).body as unknown[]).length).toBe(before);
     await context.close();
   });
+});
+
+test("at 375 px wide the signed-in pages do not overflow sideways (their tables scroll inside their sections)", async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await signIn(page, ada);
+  let checked = 0;
+  for (const path of ["/me", `/me/bots/${socketBotId}`]) {
+    expect((await page.goto(`${server.url}${path}`))!.status()).toBe(200);
+    const { wide, scrollWidth } = await sidewaysOverflow(page, 375);
+    expect([path, wide, scrollWidth <= 375]).toEqual([path, [], true]);
+    checked += 1;
+  }
+  expect(checked).toBe(2);
+  await context.close();
+  consoleErrors.push(...errors);
 });
 
 test("no page wrote a console error", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server";
-import { collectErrors, launchChromium, populate, stopRunning, type WebWorld } from "./fixture";
+import { collectErrors, launchChromium, populate, sidewaysOverflow, stopRunning, type WebWorld } from "./fixture";
 
 setDefaultTimeout(60_000);
 
@@ -172,12 +172,12 @@ describe("the web pages, in a real browser", () => {
   });
 
   test("at 375 px wide nothing overflows the page sideways", async () => {
-    for (const path of ["/", `/matches/${world.matchIds[0]}`, `/bots/${world.botIds[0]}`, "/leaderboard", `/tables/${world.runningTableId}`]) {
+    for (const path of ["/", `/matches/${world.matchIds[0]}`, `/matches/${world.matchIds[0]}/hands/2`, `/bots/${world.botIds[0]}`, "/leaderboard", `/tables/${world.runningTableId}`, "/login"]) {
       const page = await open(path, { width: 375, height: 800 });
       await page.waitForLoadState("networkidle").catch(() => {});
-      const wide = await page.evaluate(() => [...(globalThis as any).document.querySelectorAll("body *:not(table *):not(table)")].filter((el) => el.getBoundingClientRect().right > 376).slice(0, 3).map((el) => el.tagName + "." + el.className + ":" + Math.round(el.getBoundingClientRect().right)));
+      const { wide, scrollWidth } = await sidewaysOverflow(page, 375);
       expect([path, wide]).toEqual([path, []]);
-      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(scrollWidth).toBeLessThanOrEqual(375);
       await page.close();
     }
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { until } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
-import { collectErrors, launchChromium } from "./fixture";
+import { collectErrors, launchChromium, sidewaysOverflow } from "./fixture";
 
 setDefaultTimeout(90_000);
 
@@ -94,6 +94,16 @@ test("a viewer who opens TV mid-hand gets the hand so far, in step with the othe
   expect(matchIds).toContain(next.match);
   expect(next.match).not.toBe(seen.match);
   await watcher.close();
+});
+
+test("at 375 px wide /tv does not overflow sideways", async () => {
+  const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+  const errors = collectErrors(page);
+  await page.goto(`${server.url}/tv`);
+  await page.waitForFunction(() => Number((globalThis as any).document.querySelector("#tv")?.dataset.step) >= 0);
+  expect(await sidewaysOverflow(page, 375)).toEqual({ wide: [], scrollWidth: 375 });
+  await page.close();
+  consoleErrors.push(...errors);
 });
 
 test("no TV page wrote a console error", () => {
