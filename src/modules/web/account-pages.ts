@@ -107,7 +107,7 @@ export function mePage(d: MePageData): string {
   const more = d.transactions.next ? `<p><a id="older" href="/me?before=${encodeURIComponent(d.transactions.next)}">Older transactions</a></p>` : "";
   return page(
     "My account",
-    `<h1>My account <span class="muted">${escapeHtml(d.developer.name ?? d.developer.email)} · ${escapeHtml(d.developer.email)}</span></h1>${signOutForm(d.csrf)}${notice(d.notice)}${alert(d.error)}
+    `<h1>My account <span class="muted">${d.developer.name ? `${escapeHtml(d.developer.name)} · ` : ""}${escapeHtml(d.developer.email)}</span></h1>${signOutForm(d.csrf)}${notice(d.notice)}${alert(d.error)}
 <section aria-labelledby="balance-title"><h2 id="balance-title">Balance</h2><p class="balance"><span id="balance">${d.balance.balance}</span> credits</p>${faucet}</section>
 <section aria-labelledby="bots-title"><h2 id="bots-title">My bots</h2>${
       d.bots.length === 0

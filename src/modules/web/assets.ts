@@ -62,7 +62,7 @@ button { font: inherit; padding: .35rem .7rem; border-radius: 6px; border: 1px s
 button:focus-visible, a:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 #note, #position, #hand, #status { text-align: center; margin: .25rem 0; }
 ol#log { font-size: .85rem; max-height: 16rem; overflow-y: auto; }
-figure.chart { margin: 0; } figure.chart svg { width: 100%; height: auto; font-size: 11px; }
+figure.chart { margin: 0; } figure.chart > svg { width: 100%; height: auto; font-size: 13px; } ul.legend svg { flex: none; width: 28px; height: 8px; }
 figure.chart .frame { fill: none; stroke: var(--line); } figure.chart .zero { stroke: #888; stroke-dasharray: 2 2; } figure.chart .grid { stroke: #eef0f3; } figure.chart .axis { stroke: #888; }
 figure.chart .band { fill-opacity: .18; stroke: none; } figure.chart .tick { fill: var(--muted); } figure.chart .axis-label { fill: var(--ink); font-weight: 600; }
 svg.interval { vertical-align: middle; } svg.interval .axis { stroke: var(--line); } svg.interval .span { fill: #bcd0f5; stroke: var(--accent); } svg.interval .mid { stroke: var(--ink); stroke-width: 2; }

@@ -86,7 +86,7 @@ export function lineChartSvg(series: ChartSeries[], options: { title: string; yL
   const shown = Math.min(n, 6);
   const xTicks = Array.from({ length: shown }, (_, k) => Math.round((k * (n - 1)) / Math.max(1, shown - 1)))
     .filter((i, k, list) => list.indexOf(i) === k && labels[i] !== undefined)
-    .map((i) => `<line x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${height - pad.bottom}" y2="${height - pad.bottom + 4}" class="axis"/><text x="${x(i).toFixed(1)}" y="${height - pad.bottom + 16}" text-anchor="middle" class="tick x">${escapeHtml(labels[i])}</text>`)
+    .map((i) => `<line x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${height - pad.bottom}" y2="${height - pad.bottom + 4}" class="axis"/><text x="${x(i).toFixed(1)}" y="${height - pad.bottom + 16}" text-anchor="${i === 0 ? "start" : i === n - 1 ? "end" : "middle"}" class="tick x">${escapeHtml(labels[i])}</text>`)
     .join("");
   return `<figure class="chart"${options.id ? ` id="${escapeHtml(options.id)}"` : ""}><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(options.title)}">
 <rect x="${pad.left}" y="${pad.top}" width="${width - pad.left - pad.right}" height="${height - pad.top - pad.bottom}" class="frame"/>${yTicks}${xTicks}${bands}

@@ -49,7 +49,7 @@ function render(p: TvProgram, step: number): void {
   $("tv-behind").textContent = `${p.picked === "best-pairing" ? "The best-rated pairing of the last minutes" : "The latest rated match"}; this hand was played about ${minutes(Date.now() + offset - playedAt)} ago.`;
   $("tv-log").innerHTML = frames
     .slice(1, frame + 1)
-    .map((f) => `<li>${escapeHtml(f.note)}</li>`)
+    .map((f) => `<li>${escapeHtml(f.note || "cards are dealt")}</li>`)
     .join("");
   const tv = $("tv");
   tv.dataset.match = p.matchId;
