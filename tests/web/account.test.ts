@@ -21,6 +21,7 @@ let bob: { developerId: string; token: string; email: string };
 let socketBotId: string;
 let builtInBotId: string;
 let bobBotId: string;
+let ladderBotId: string;
 
 beforeAll(async () => {
   // TRUST_PROXY names the loopback address: a forwarded https from it counts, from anyone else it does not.
@@ -32,6 +33,9 @@ beforeAll(async () => {
   builtInBotId = (await createBot(server, ada.token, "Ada Caller", "caller")).botId;
   socketBotId = (await createBot(server, ada.token, "Ada Socket")).botId;
   bobBotId = (await createBot(server, bob.token, "Bob Socket")).botId;
+  // On the ladder and never connected: its entry is paused, and /me says why and what to do.
+  ladderBotId = (await createBot(server, ada.token, "Ada Ladder")).botId;
+  expect((await server.api("POST", "/api/ladder/entries", { token: ada.token, body: { botId: ladderBotId } })).status).toBe(201);
 });
 afterAll(async () => {
   await browser.close();
@@ -78,8 +82,12 @@ describe("signing in on the web", () => {
     expect(rows).toEqual([
       [builtInBotId, "built-in"],
       [socketBotId, "socket"],
+      [ladderBotId, "socket"],
     ]);
     expect(await page.locator(`#my-bots tr[data-bot="${socketBotId}"] [data-connected="false"]`).count()).toBe(1);
+    const entry = await page.locator(`#my-bots tr[data-bot="${ladderBotId}"] li[data-format="heads-up"]`).textContent();
+    expect(entry).toStartWith("heads-up: paused (BOT_OFFLINE): the bot is not connected: run it");
+    expect(await page.locator(`#my-bots tr[data-bot="${socketBotId}"]`).textContent()).toContain("not on the ladder");
     const faucetRows = await page.locator(`#transactions tr[data-type="faucet"] td.num`).allTextContents();
     expect(faucetRows).toEqual([`+${balance}`, String(balance)]);
     // Claimed already today: the page says when the faucet opens again, with no button.

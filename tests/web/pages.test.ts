@@ -37,6 +37,8 @@ describe("the web pages, in a real browser", () => {
     expect(await tableLink.count()).toBe(1);
     expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
     expect(await page.locator(`#net-chips a[href^="/bots/"]`).count()).toBeGreaterThan(0);
+    // Ladder matches are told apart from private ones: these were private tables.
+    expect(await page.locator(`section:has(#matches-title) [data-kind="private"]`).count()).toBe(world.matchIds.length);
     await tableLink.click();
     await page.waitForURL(`**/tables/${world.waitingTableId}`);
     await page.close();
@@ -213,7 +215,7 @@ describe("the web pages, in a real browser", () => {
 
   test("every page and /swagger carry the security headers, and no other site can frame them", async () => {
     let checked = 0;
-    for (const path of ["/", "/leaderboard", `/matches/${world.matchIds[0]}`, `/tables/${world.runningTableId}`, "/swagger", "/swagger/assets/swagger-init.js", "/api/bots"]) {
+    for (const path of ["/", "/leaderboard", `/matches/${world.matchIds[0]}`, `/matches/${world.matchIds[0]}/hands/1`, `/tables/${world.runningTableId}`, "/tv", "/login", "/me", "/swagger", "/swagger/assets/swagger-init.js", "/api/bots"]) {
       const headers = (await fetch(`${server.url}${path}`)).headers;
       const csp = headers.get("content-security-policy") ?? "";
       expect({ path, csp: csp.split("; ").filter((d) => ["script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"].includes(d)).length }).toEqual({ path, csp: 3 });
@@ -221,7 +223,7 @@ describe("the web pages, in a real browser", () => {
       expect([headers.get("x-frame-options"), headers.get("x-content-type-options"), headers.get("referrer-policy")]).toEqual(["DENY", "nosniff", "strict-origin-when-cross-origin"]);
       checked += 1;
     }
-    expect(checked).toBe(7);
+    expect(checked).toBe(11);
     // A page elsewhere (here: about:blank) that frames /swagger gets an empty frame and a refusal.
     const framing = await browser.newPage();
     const refusal = framing.waitForEvent("console", { predicate: (message) => /frame-ancestors|X-Frame-Options/i.test(message.text()), timeout: 20_000 });

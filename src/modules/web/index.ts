@@ -66,7 +66,8 @@ export function webModule(deps: WebDeps) {
     .get("/", async () => {
       const [tables, matches, board] = await Promise.all([deps.tables.lobby({ limit: LOBBY_SHOWN }).then(items), deps.matches.list({ limit: 10 }).then(items), deps.stats.leaderboard({ limit: 10 }).then(items)]);
       const ids = [...tables.flatMap((t) => t.seats.map((s) => s.botId)), ...matches.flatMap((m) => m.players.map((p) => p.botId)), ...board.map((e) => e.botId)];
-      return htmlResponse(lobbyPage(tables, matches as MatchSummary[], board, await names(ids)));
+      const kinds = await deps.matches.kindsOf(matches.map((m) => m.matchId));
+      return htmlResponse(lobbyPage(tables, matches as MatchSummary[], board, await names(ids), kinds));
     }, { detail: { hide: true } })
     .get("/leaderboard", async () => {
       const [board, ratings] = await Promise.all([deps.stats.leaderboard({ limit: 100 }).then(items), deps.ratings.list({ limit: 100 }).then(items)]);

@@ -79,10 +79,10 @@ function boardTable(entries: BoardEntry[], names: Names, offset = 0, house: Set<
   return `<table id="net-chips"><thead><tr><th class="num">#</th><th>Bot</th><th class="num">Net chips</th><th class="num">Matches</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-export function lobbyPage(tables: TableView[], matches: MatchSummary[], board: BoardEntry[], names: Names): string {
+export function lobbyPage(tables: TableView[], matches: MatchSummary[], board: BoardEntry[], names: Names, kinds?: Map<string, MatchKind>): string {
   return page(
     "Lobby",
-    `<h1>Lobby</h1>${tablesSection(tables, names)}${matchesSection(matches, names)}
+    `<h1>Lobby</h1>${tablesSection(tables, names)}${matchesSection(matches, names, "Latest matches", kinds)}
 <section aria-labelledby="top-title"><h2 id="top-title">Leaderboard (top ${board.length})</h2>${boardTable(board, names)}<p><a href="/leaderboard">The whole leaderboard and the ratings</a></p></section>`,
   );
 }
