@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { cameOverHttps, parseTrustProxy } from "../../src/lib/client-address";
 import { localPath } from "../../src/modules/web/browser-guard";
+import { hostedLogs } from "../../src/db/schema";
 import { registeredDeveloper } from "../support/developers";
+import { until } from "../support/nodes";
+import { WsBot } from "../support/ws-bot";
 import { createBot, startTestServer, type TestServer } from "../support/server";
 import { collectErrors, launchChromium, sidewaysOverflow } from "./fixture";
 
@@ -21,6 +24,7 @@ let bob: { developerId: string; token: string; email: string };
 let socketBotId: string;
 let builtInBotId: string;
 let bobBotId: string;
+let bobBotKey: string;
 let ladderBotId: string;
 
 beforeAll(async () => {
@@ -32,7 +36,7 @@ beforeAll(async () => {
   expect((await server.api("POST", "/api/me/balance/faucet", { token: ada.token })).status).toBe(200);
   builtInBotId = (await createBot(server, ada.token, "Ada Caller", "caller")).botId;
   socketBotId = (await createBot(server, ada.token, "Ada Socket")).botId;
-  bobBotId = (await createBot(server, bob.token, "Bob Socket")).botId;
+  ({ botId: bobBotId, apiKey: bobBotKey } = await createBot(server, bob.token, "Bob Socket"));
   // On the ladder and never connected: its entry is paused, and /me says why and what to do.
   ladderBotId = (await createBot(server, ada.token, "Ada Ladder")).botId;
   expect((await server.api("POST", "/api/ladder/entries", { token: ada.token, body: { botId: ladderBotId } })).status).toBe(201);
@@ -259,6 +263,37 @@ describe("hosted code from the browser", () => {
     // /me now says the bot is hosted.
     await page.goto(`${server.url}/me`);
     expect(await page.locator(`#my-bots tr[data-bot="${socketBotId}"] [data-plays]`).getAttribute("data-plays")).toBe("hosted");
+    await context.close();
+  });
+
+  test("a hosted bot's page shows its logs per match, the newest first, another match on request", async () => {
+    const createdAt = new Date();
+    await server.database.db.insert(hostedLogs).values([
+      { botId: socketBotId, matchId: "m_older", version: 1, handNumber: 4, kind: "failure", failure: "timeout", level: "warn", message: "decision failed (timeout)", createdAt },
+      { botId: socketBotId, matchId: "m_newer", version: 1, handNumber: 1, kind: "log", level: "info", message: "thinking <hard>", createdAt: new Date(createdAt.getTime() + 1) },
+    ]);
+    const { context, page } = await newContext();
+    await signIn(page, ada);
+    await page.goto(`${server.url}/me/bots/${socketBotId}`);
+    expect(await page.locator("#logs-title").textContent()).toContain("m_newer");
+    expect(await page.locator("#logs tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-kind"), tr.children[0].textContent, tr.children[2].textContent]))).toEqual([["log", "1", "thinking <hard>"]]);
+    await page.goto(`${server.url}/me/bots/${socketBotId}?match=m_older`);
+    expect(await page.locator("#logs tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent]))).toEqual([["4", "failure (timeout)"]]);
+    await context.close();
+  });
+
+  test("/me says when a bot's socket is connected", async () => {
+    const { context, page } = await newContext();
+    await signIn(page, bob);
+    expect(await page.locator(`#my-bots tr[data-bot="${bobBotId}"] [data-connected]`).getAttribute("data-connected")).toBe("false");
+    const bot = await new WsBot(server.url, bobBotKey).connect();
+    // The connection is recorded a moment after the welcome (bot_presence, off the socket's path): a bounded poll.
+    const shown = await until(async () => {
+      await page.reload();
+      return (await page.locator(`#my-bots tr[data-bot="${bobBotId}"] [data-connected]`).getAttribute("data-connected")) === "true" && "connected";
+    }, 10_000, "/me to show the bot connected");
+    expect(shown).toBe("connected");
+    bot.disconnect();
     await context.close();
   });
 
