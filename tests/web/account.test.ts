@@ -5,7 +5,11 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { cameOverHttps, parseTrustProxy } from "../../src/lib/client-address";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../src/db";
+import { sha256Hex } from "../../src/lib/ids";
 import { localPath } from "../../src/modules/web/browser-guard";
+import { WebSessions } from "../../src/modules/web/sessions";
 import { hostedLogs } from "../../src/db/schema";
 import { registeredDeveloper } from "../support/developers";
 import { until } from "../support/nodes";
@@ -101,6 +105,10 @@ describe("signing in on the web", () => {
     expect(cookie).toBeDefined();
     expect([cookie!.httpOnly, cookie!.sameSite, cookie!.secure]).toEqual([true, "Strict", false]);
     expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 3600);
+    // Stored as its SHA-256 only: the database holds nothing a browser could send.
+    const stored = await queryRows<{ token_hash: string }>(server.database.db, sql`select token_hash from web_sessions where developer_id = ${ada.developerId}`);
+    expect(stored.map((row) => row.token_hash)).toContain(sha256Hex(cookie!.value));
+    expect(stored.some((row) => row.token_hash === cookie!.value)).toBe(false);
     // The page's script-free CSP is the same as every other page's.
     const csp = (await fetch(`${server.url}/login`)).headers.get("content-security-policy") ?? "";
     expect(csp).toContain("script-src 'self'");
@@ -166,6 +174,19 @@ describe("signing in on the web", () => {
     expect((await server.api("POST", "/api/auth/login", { body: { email, password: PASSWORD } })).status).toBe(200);
     await context.close();
   });
+});
+
+test("a session ends at its expiry, and at sign-out, whatever the cookie says", async () => {
+  let now = Date.now();
+  const sessions = new WebSessions(server.database.db, { now: () => now }, 3600);
+  const expiring = await sessions.create(ada.developerId);
+  const revoked = await sessions.create(ada.developerId);
+  expect((await sessions.resolve(expiring.token))?.developerId).toBe(ada.developerId);
+  await sessions.revoke(revoked.token);
+  expect(await sessions.resolve(revoked.token)).toBeNull();
+  now += 3600_000 + 1;
+  expect(await sessions.resolve(expiring.token)).toBeNull();
+  expect(await sessions.resolve("pbs_made-up")).toBeNull();
 });
 
 describe("cross-site requests and redirects", () => {

@@ -39,7 +39,7 @@ export class WebSessions {
 
   constructor(
     private readonly db: Db,
-    private readonly clock: Clock,
+    private readonly clock: Pick<Clock, "now">,
     readonly ttlSeconds: number,
   ) {}
 
