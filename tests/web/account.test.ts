@@ -8,6 +8,7 @@ import { cameOverHttps, parseTrustProxy } from "../../src/lib/client-address";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
 import { sha256Hex } from "../../src/lib/ids";
+import { auditLedger } from "../../src/modules/credits/audit";
 import { localPath } from "../../src/modules/web/browser-guard";
 import { WebSessions } from "../../src/modules/web/sessions";
 import { hostedLogs } from "../../src/db/schema";
@@ -352,6 +353,12 @@ test("at 375 px wide the signed-in pages do not overflow sideways (their tables 
   expect(checked).toBe(2);
   await context.close();
   consoleErrors.push(...errors);
+});
+
+test("the ledger audits clean after the faucet claims made from /me", async () => {
+  const report = await auditLedger(server.database.db);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
 });
 
 test("no page wrote a console error", () => {
