@@ -215,6 +215,15 @@ describe("cross-site requests and redirects", () => {
     await context.close();
   });
 
+  test("the pages' form bodies are bounded and checked like the API's: NUL refused, too large refused, nothing stored", async () => {
+    const form = (body: string) => fetch(`${server.url}/register`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const nul = await form("csrf=x&email=a%00b%40example.com&password=a+long+password");
+    expect([nul.status, ((await nul.json()) as any).error.code]).toEqual([400, "VALIDATION_ERROR"]);
+    const huge = await form(`csrf=x&email=big%40example.com&password=${"p".repeat(70_000)}`);
+    expect([huge.status, ((await huge.json()) as any).error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    expect((await server.api("POST", "/api/auth/login", { body: { email: "big@example.com", password: "p".repeat(128) } })).status).toBe(401);
+  });
+
   test("after sign-in the browser goes back to a local path only (no open redirect)", async () => {
     expect(["/me", "/bots/bot_1?x=1", "//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "/%2F/evil", " /me", ""].map(localPath)).toEqual([
       "/me",
