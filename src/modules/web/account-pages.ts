@@ -16,7 +16,7 @@ const alert = (message: string | undefined) => (message ? `<p class="alert" role
 const notice = (message: string | undefined) => (message ? `<p class="notice" role="status" id="notice">${escapeHtml(message)}</p>` : "");
 
 /** The sign-out button every signed-in page carries (a form: sign-out changes state, so it is a POST with the token). */
-export const signOutForm = (csrf: string) => `<form method="post" action="/logout" class="inline">${hidden("csrf", csrf)}<button type="submit" id="sign-out">Sign out</button></form>`;
+export const signOutForm = (csrf: string) => `<form method="post" action="/logout" class="signout">${hidden("csrf", csrf)}<button type="submit" id="sign-out">Sign out</button></form>`;
 
 export function loginPage(options: { csrf: string; next: string; error?: string; email?: string }): string {
   const { csrf, next } = options;
@@ -155,7 +155,7 @@ export function hostedBotPage(d: HostedPageData): string {
     `<h1>${escapeHtml(d.bot.name)} <span class="muted">hosted code and logs · <a href="/me">my account</a></span></h1>${signOutForm(d.csrf)}${notice(d.notice)}${errorBlock}
 <section aria-labelledby="upload-title"><h2 id="upload-title">Upload a new version</h2>
 <form method="post" action="/me/bots/${encodeURIComponent(d.bot.botId)}/code" enctype="multipart/form-data" id="upload-form" class="stacked">${hidden("csrf", d.csrf)}
-<label>Bot file (.ts or .js: <code>export default defineBot({ decide })</code>) <input type="file" name="file" accept=".ts,.js,.mjs,text/typescript,application/javascript" required></label>
+<label><span>Bot file (.ts or .js: <code>export default defineBot({ decide })</code>)</span><input type="file" name="file" accept=".ts,.js,.mjs,text/typescript,application/javascript" required></label>
 <button type="submit">Upload</button></form>
 <p class="muted">Checked as <code>PUT /api/bots/:botId/code</code> checks it: built, loaded in the sandbox and played through a sample hand; a file that fails is not stored. From its first upload the bot is hosted.</p></section>
 <section aria-labelledby="versions-title"><h2 id="versions-title">Versions</h2>${versions}</section>

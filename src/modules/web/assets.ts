@@ -62,7 +62,7 @@ button { font: inherit; padding: .35rem .7rem; border-radius: 6px; border: 1px s
 button:focus-visible, a:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 #note, #position, #hand, #status { text-align: center; margin: .25rem 0; }
 ol#log { font-size: .85rem; max-height: 16rem; overflow-y: auto; }
-figure.chart { margin: 0; } figure.chart > svg { width: 100%; height: auto; font-size: 13px; } ul.legend svg { flex: none; width: 28px; height: 8px; }
+figure.chart { margin: 0; } figure.chart > svg { width: 100%; height: auto; font-size: 14px; } ul.legend svg { flex: none; width: 28px; height: 8px; }
 figure.chart .frame { fill: none; stroke: var(--line); } figure.chart .zero { stroke: #888; stroke-dasharray: 2 2; } figure.chart .grid { stroke: #eef0f3; } figure.chart .axis { stroke: #888; }
 figure.chart .band { fill-opacity: .18; stroke: none; } figure.chart .tick { fill: var(--muted); } figure.chart .axis-label { fill: var(--ink); font-weight: 600; }
 svg.interval { vertical-align: middle; } svg.interval .axis { stroke: var(--line); } svg.interval .span { fill: #bcd0f5; stroke: var(--accent); } svg.interval .mid { stroke: var(--ink); stroke-width: 2; }
@@ -74,7 +74,7 @@ ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; 
 .alert { background: #fde8e8; color: #8a1c1c; border: 1px solid #f3b4b4; border-radius: 6px; padding: .5rem .75rem; } .alert pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 0; font-size: .8rem; }
 .notice { background: #e3f5e8; color: #14532d; border-radius: 6px; padding: .5rem .75rem; }
 form.stacked { display: flex; flex-direction: column; gap: .5rem; max-width: 26rem; } form.stacked label { display: flex; flex-direction: column; gap: .15rem; font-size: .9rem; }
-input { font: inherit; padding: .35rem .5rem; border: 1px solid #9aa3ad; border-radius: 6px; max-width: 100%; } form.inline { display: inline; }
+form.signout { margin: 0 0 1rem; } input { font: inherit; padding: .35rem .5rem; border: 1px solid #9aa3ad; border-radius: 6px; max-width: 100%; } form.inline { display: inline; }
 ul.plain { list-style: none; margin: 0; padding: 0; } td.wrap { white-space: normal; min-width: 14rem; } p.balance { font-size: 1.6rem; margin: .25rem 0; font-variant-numeric: tabular-nums; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 420px), 1fr)); gap: 0 1rem; }
 @media (max-width: 560px) {
