@@ -5,11 +5,15 @@ import { systemClock, type Clock } from "./lib/clock";
 import { createLogger, logTo, type Log } from "./lib/log";
 import type { Logger } from "pino";
 import { requestLog } from "./plugins/request-log";
-import { payloadTooLarge, rawBodyRouteOf, readJsonBody, readRawBody, refuseContentEncoding } from "./lib/http";
+import { isPageForm, payloadTooLarge, rawBodyRouteOf, readFormBody, readJsonBody, readRawBody, refuseContentEncoding } from "./lib/http";
 import { errorHandler } from "./plugins/error-handler";
 import { RateLimiter } from "./lib/rate-limit";
 import { SharedRateLimiter } from "./modules/auth/shared-limiter";
 import { webModule } from "./modules/web";
+import { PAGE_CODE_UPLOAD_BODY } from "./modules/web/account";
+import { WebSessions } from "./modules/web/sessions";
+import { listTransactions } from "./modules/credits/transactions";
+import { presentBots } from "./modules/protocol/presence";
 import { notFoundPage } from "./modules/web/layout";
 import { authModule } from "./modules/auth";
 import { Identity } from "./modules/auth/service";
@@ -121,7 +125,7 @@ export interface Services {
 }
 
 /** Routes whose body is a file taken as it is, not JSON (each with its own cap). */
-const RAW_BODY_ROUTES = [CODE_UPLOAD_BODY];
+const RAW_BODY_ROUTES = [CODE_UPLOAD_BODY, PAGE_CODE_UPLOAD_BODY];
 
 const defaultLogs = new WeakMap<Config, Log>();
 /** One default logger per configuration, shared by the services and the app built from it. */
@@ -250,6 +254,11 @@ export function createApp(deps: AppDeps) {
     verified: new Map(),
   };
   const maxBodyBytes = deps.config.maxBodyBytes;
+  // One budget per client address for the API's sign-in and the pages' (the same buckets).
+  const signInLimits = {
+    perMinute: new SharedRateLimiter(deps.db, "auth", deps.config.authRateLimitPerMinute, 60_000, services.clock),
+    registrationsPerDay: new SharedRateLimiter(deps.db, "register-day", deps.config.registrationsPerAddressPerDay, 86_400_000, services.clock),
+  };
   // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
   const methodsOf = methodsOfRoutes(() => app.routes);
@@ -269,7 +278,9 @@ export function createApp(deps: AppDeps) {
     .onParse({ as: "global" }, ({ request, contentType }) => {
       const raw = rawBodyRouteOf(request, RAW_BODY_ROUTES);
       const timeoutMs = deps.config.bodyTimeoutMs;
-      return raw ? readRawBody(request, raw, timeoutMs) : readJsonBody(request, contentType, { maxBytes: maxBodyBytes, timeoutMs });
+      if (raw) return readRawBody(request, raw, timeoutMs);
+      if (isPageForm(request, contentType)) return readFormBody(request, { maxBytes: maxBodyBytes, timeoutMs });
+      return readJsonBody(request, contentType, { maxBytes: maxBodyBytes, timeoutMs });
     })
     .use(docsModule())
     .use(
@@ -282,17 +293,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(metricsModule(metrics, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy }))
-    .use(
-      authModule(
-        services.identity,
-        auth,
-        {
-          perMinute: new SharedRateLimiter(deps.db, "auth", deps.config.authRateLimitPerMinute, 60_000, services.clock),
-          registrationsPerDay: new SharedRateLimiter(deps.db, "register-day", deps.config.registrationsPerAddressPerDay, 86_400_000, services.clock),
-        },
-        deps.config.trustProxy,
-      ),
-    )
+    .use(authModule(services.identity, auth, signInLimits, deps.config.trustProxy))
     .use(protocolModule(services.bots, services.gateway))
     .use(botsModule(services.bots, auth, services.idempotency, { wholeListConcurrency: deps.config.botListConcurrency }))
     .use(hostedModule(services.hosted, auth, services.idempotency))
@@ -302,7 +303,20 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(ladderModule(services.ladder, auth, deps.config.ladder))
-    .use(webModule({ ...services, leaderboardMinMatches: deps.config.leaderboardMinMatches }));
+    .use(
+      webModule({
+        ...services,
+        leaderboardMinMatches: deps.config.leaderboardMinMatches,
+        db: deps.db,
+        tv: deps.config.tv,
+        sessions: new WebSessions(deps.db, services.clock, deps.config.webSessionTtlSeconds),
+        signInLimits,
+        trustProxy: deps.config.trustProxy,
+        faucetAmount: deps.config.faucetAmount,
+        transactions: (developerId, page) => listTransactions(deps.db, developerId, page),
+        connected: (botIds) => presentBots(deps.db, botIds),
+      }),
+    );
   return Object.assign(app, { services, metrics });
 }
 

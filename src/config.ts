@@ -26,6 +26,10 @@ export interface Config {
   /** Where hand histories live as they age (docs/SCALING.md, "Hand storage"). */
   handStorage: HandStorageSettings;
   tokenTtlSeconds: number;
+  /** How long a browser stays signed in on the pages (WEB_SESSION_TTL_SECONDS, default 7 days); sign-out ends it sooner. */
+  webSessionTtlSeconds: number;
+  /** /tv's pace and program: one action every TV_ACTION_MS (default 1000), the TV_HANDS_PER_MATCH (8) biggest pots of a match. */
+  tv: { actionMs: number; handsPerMatch: number };
   faucetAmount: number;
   faucetCooldownMs: number;
   defaultBuyIn: number;
@@ -154,6 +158,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       convertLegacy: (env.HANDS_CONVERSION ?? "on") !== "off",
     },
     tokenTtlSeconds: integerFrom(env, "TOKEN_TTL_SECONDS", 7 * 24 * 3600, 1),
+    webSessionTtlSeconds: integerFrom(env, "WEB_SESSION_TTL_SECONDS", 7 * 24 * 3600, 60),
+    tv: { actionMs: integerFrom(env, "TV_ACTION_MS", 1_000, 100), handsPerMatch: integerFrom(env, "TV_HANDS_PER_MATCH", 8, 1) },
     faucetAmount: integerFrom(env, "FAUCET_AMOUNT", 10_000, 1),
     faucetCooldownMs: integerFrom(env, "FAUCET_COOLDOWN_MS", 86_400_000),
     defaultBuyIn: integerFrom(env, "DEFAULT_BUY_IN", 1_000, 1),

@@ -442,3 +442,4 @@ export const clusterRoles = pgTable("cluster_roles", {
 });
 
 export * from "./schema-hosted";
+export * from "./schema-web";

@@ -34,3 +34,15 @@ export function clientAddress(peer: string, forwardedFor: string | null, trust: 
   while (i > 0 && trust.addresses.has(chain[i])) i--;
   return chain[i];
 }
+
+/**
+ * Whether the request reached the service over https: its own URL says so (TLS here), or a proxy
+ * we trust (TRUST_PROXY) wrote X-Forwarded-Proto — a client's own header is never believed.
+ */
+export function cameOverHttps(url: string, peer: string, forwardedProto: string | null, trust: TrustProxy): boolean {
+  if (url.startsWith("https:")) return true;
+  if (!forwardedProto) return false;
+  const trusted = trust.kind === "hops" ? trust.count > 0 : trust.kind === "addresses" && trust.addresses.has(normalize(peer));
+  // The nearest proxy's word: the last value of a list (each hop appends its own).
+  return trusted && forwardedProto.split(",").pop()!.trim().toLowerCase() === "https";
+}

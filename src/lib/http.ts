@@ -254,6 +254,24 @@ export async function readJsonBody(request: Request, contentType: string, limits
   }
 }
 
+/**
+ * The pages' own forms (outside /api, which stays JSON only): an urlencoded body, bounded like a
+ * JSON one, as FormData. A multipart form (a file) comes through a RawBodyRoute and its own cap.
+ */
+export async function readFormBody(request: Request, limits: BodyLimits): Promise<FormData> {
+  const text = await readTextCapped(request, limits);
+  const form = new FormData();
+  for (const [key, value] of new URLSearchParams(text)) {
+    // Postgres text cannot hold NUL (%00 once decoded).
+    if (value.includes("\u0000")) throw new AppError(400, "VALIDATION_ERROR", "NUL characters are not accepted", { field: key });
+    form.append(key, value);
+  }
+  return form;
+}
+
+export const isPageForm = (request: Request, contentType: string) =>
+  /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType) && !new URL(request.url).pathname.startsWith("/api/");
+
 export function jsonError(status: number, code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>) {
   return new Response(JSON.stringify(errorBody(code, message, details)), {
     status,

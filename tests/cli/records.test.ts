@@ -114,6 +114,8 @@ describe("records", () => {
     expect(first.stdout).toMatch(/hand 1 · seat \d \(rec-raiser\) is dealt [2-9TJQKA][cdhs] [2-9TJQKA][cdhs]/);
     expect(first.stdout).toMatch(/hand 1 · stacks: /);
     expect(first.stdout).not.toContain("hand 2 ·");
+    // The hand's own page, to open or share.
+    expect(first.stdout).toMatch(new RegExp(`^hand 1 · on the web: http://\\S+/matches/${matchId}/hands/1$`, "m"));
     // The owner sees their own bot's cards in every hand, the rival's only where shown down; a stranger only shown cards.
     const owner = (await run(["hands", matchId])).stdout;
     expect(dealt(owner, "rec-raiser")).toBe(6);

@@ -119,6 +119,22 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     expect((await h.call("GET", "/api/ratings?limit=500")).body).toEqual(before);
   });
 
+  test("each rated match's rating is kept per bot (the bot page's history); the rebuild fills it for the past, the same rows", async () => {
+    const history = () => queryRows<Record<string, unknown>>(h.database.db, sql`select * from bot_rating_history order by rated_seq, bot_id`);
+    const applied = await history();
+    const rated = await queryRows<{ n: number }>(h.database.db, sql`select count(*)::int as n from match_players mp join matches m on m.id = mp.match_id where m.rated_seq is not null`);
+    expect(applied.length).toBe(rated[0].n);
+    expect(applied.length).toBeGreaterThan(0);
+    // A bot's last history row is its current rating.
+    const last = applied.filter((row: any) => row.bot_id === applied[applied.length - 1].bot_id).pop() as any;
+    const current = (await h.call("GET", `/api/ratings/${last.bot_id}`)).body;
+    expect([last.mu, last.sigma]).toEqual([current.mu, current.sigma]);
+    // As after migration 0020 on a database with past matches: empty, then filled by the rebuild.
+    await h.database.db.execute(sql`delete from bot_rating_history`);
+    await rebuildRatings(h.database.db);
+    expect(await history()).toEqual(applied);
+  });
+
   test("seeded and self-play matches are not rated; a bot with no rated match has the prior; unknown bot 404", async () => {
     const solo = await h.fundedDeveloper();
     const mine: Array<{ token: string; botId: string }> = [];

@@ -67,3 +67,15 @@ export function collectErrors(page: Page): string[] {
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
 }
+
+/** Elements (outside tables, which scroll inside their sections) reaching past `width`, and the page's scroll width. */
+export async function sidewaysOverflow(page: Page, width: number): Promise<{ wide: string[]; scrollWidth: number }> {
+  return page.evaluate((limit) => {
+    const document = (globalThis as any).document;
+    const wide = [...document.querySelectorAll("body *:not(table *):not(table)")]
+      .filter((el: any) => el.getBoundingClientRect().right > limit + 1)
+      .slice(0, 3)
+      .map((el: any) => `${el.tagName}.${el.className}:${Math.round(el.getBoundingClientRect().right)}`);
+    return { wide, scrollWidth: document.documentElement.scrollWidth };
+  }, width);
+}

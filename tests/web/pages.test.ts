@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server";
-import { collectErrors, launchChromium, populate, stopRunning, type WebWorld } from "./fixture";
+import { collectErrors, launchChromium, populate, sidewaysOverflow, stopRunning, type WebWorld } from "./fixture";
 
 setDefaultTimeout(60_000);
 
@@ -37,6 +37,8 @@ describe("the web pages, in a real browser", () => {
     expect(await tableLink.count()).toBe(1);
     expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
     expect(await page.locator(`#net-chips a[href^="/bots/"]`).count()).toBeGreaterThan(0);
+    // Ladder matches are told apart from private ones: these were private tables.
+    expect(await page.locator(`section:has(#matches-title) [data-kind="private"]`).count()).toBe(world.matchIds.length);
     await tableLink.click();
     await page.waitForURL(`**/tables/${world.waitingTableId}`);
     await page.close();
@@ -85,6 +87,34 @@ describe("the web pages, in a real browser", () => {
     await page.close();
   });
 
+  test("a hand's own page opens the replay at that hand; the link follows the replay and is there to copy", async () => {
+    const matchId = world.matchIds[1];
+    const page = await open(`/matches/${matchId}/hands/3`);
+    await page.waitForSelector("#viewer[data-ready=true]");
+    expect(await page.locator("#viewer").getAttribute("data-hand")).toBe("3");
+    expect(await page.locator("h1").textContent()).toContain("Hand 3");
+    expect(await page.locator("#hand-link").getAttribute("href")).toBe(`/matches/${matchId}/hands/3`);
+    await page.keyboard.press("ArrowDown");
+    expect(await page.locator("#hand-link").getAttribute("href")).toBe(`/matches/${matchId}/hands/4`);
+    expect(new URL(page.url()).pathname).toBe(`/matches/${matchId}/hands/4`);
+    expect(await page.locator("#hand-link").textContent()).toBe(`${server.url}/matches/${matchId}/hands/4`);
+    await page.close();
+    // The whole match's replay links each hand it shows to its page (the address bar stays the match's).
+    const replay = await open(`/matches/${matchId}`);
+    await replay.waitForSelector("#viewer[data-ready=true]");
+    await replay.keyboard.press("ArrowDown");
+    expect(await replay.locator("#hand-link").getAttribute("href")).toBe(`/matches/${matchId}/hands/2`);
+    expect(new URL(replay.url()).pathname).toBe(`/matches/${matchId}`);
+    await replay.close();
+    let checked = 0;
+    for (const path of [`/matches/${matchId}/hands/0`, `/matches/${matchId}/hands/99999`, `/matches/${matchId}/hands/x`, `/matches/m_nope/hands/1`]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect([path, response.status, response.headers.get("content-type")]).toEqual([path, 404, "text/html; charset=utf-8"]);
+      checked += 1;
+    }
+    expect(checked).toBe(4);
+  });
+
   test("the bot page shows GET /api/stats/:botId's figures and its recent matches", async () => {
     const botId = world.botIds[0];
     const stats = (await server.api("GET", `/api/stats/${botId}`)).body;
@@ -98,7 +128,37 @@ describe("the web pages, in a real browser", () => {
     expect(await page.locator(`[data-stat="bbPer100"]`).textContent()).toBe(shown(rating.bbPer100, rating.bbPer100Ci95));
     expect(await page.locator(`[data-stat="bbPer100Adjusted"]`).textContent()).toBe(shown(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95));
     expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
-    expect(await page.locator("figure.chart svg polyline").count()).toBe(1);
+    expect(await page.locator("#net-chart svg polyline").count()).toBe(1);
+    await page.close();
+  });
+
+  test("the bot page charts its rating over time beside its net chips, with labelled axes, and its results by opponent", async () => {
+    const [hero, villain] = world.botIds;
+    const rating = (await server.api("GET", `/api/ratings/${hero}`)).body;
+    const page = await open(`/bots/${hero}`);
+    // One point per rated match, a band around it; the axes carry values and match numbers with dates.
+    const points = (await page.locator("#rating-chart svg polyline").getAttribute("points"))!.split(" ");
+    expect(points.length).toBe(rating.matchesPlayed);
+    expect(await page.locator("#rating-chart svg polygon.band").count()).toBe(1);
+    for (const chart of ["#rating-chart", "#net-chart"]) {
+      const xTicks = await page.locator(`${chart} text.tick.x`).allTextContents();
+      expect(xTicks.length).toBeGreaterThanOrEqual(2);
+      expect(xTicks[xTicks.length - 1]).toMatch(/^#\d+ \(\d\d-\d\d\)$/);
+      expect(await page.locator(`${chart} text.tick.y`).count()).toBeGreaterThanOrEqual(3);
+      expect(await page.locator(`${chart} text.axis-label`).count()).toBe(2);
+      // The legend's entries stay on one line each.
+      const heights = await page.locator(`${chart} ul.legend li`).evaluateAll((lis) => lis.map((li) => li.getBoundingClientRect().height));
+      expect(heights.length).toBe(1);
+      expect(heights[0]).toBeLessThan(30);
+    }
+    // Its only opponent: the by-opponent figures are its overall rated figures.
+    const rows = await page.locator("#by-opponent tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-opponent"), tr.children[1].textContent, tr.querySelector("[data-rate=raw]")!.textContent, tr.querySelector("[data-rate=adjusted]")!.textContent]));
+    const shown = (rate: number, ci: [number, number]) => `${rate.toFixed(1)} (${ci[0].toFixed(1)} … ${ci[1].toFixed(1)})`;
+    expect(rows).toEqual([[villain, String(rating.matchesPlayed), shown(rating.bbPer100, rating.bbPer100Ci95), shown(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)]]);
+    expect(await page.locator("#by-opponent th").first().textContent()).toBe("Opponent");
+    // Private tables between two developers: told apart from ladder matches, and rated.
+    const kinds = await page.locator("section:has(#matches-title) tbody tr [data-kind]").evaluateAll((els) => els.map((el) => el.getAttribute("data-kind")));
+    expect(kinds).toEqual(world.matchIds.map(() => "private"));
     await page.close();
   });
 
@@ -114,12 +174,12 @@ describe("the web pages, in a real browser", () => {
   });
 
   test("at 375 px wide nothing overflows the page sideways", async () => {
-    for (const path of ["/", `/matches/${world.matchIds[0]}`, `/bots/${world.botIds[0]}`, "/leaderboard", `/tables/${world.runningTableId}`]) {
+    for (const path of ["/", `/matches/${world.matchIds[0]}`, `/matches/${world.matchIds[0]}/hands/2`, `/bots/${world.botIds[0]}`, "/leaderboard", `/tables/${world.runningTableId}`, "/login"]) {
       const page = await open(path, { width: 375, height: 800 });
       await page.waitForLoadState("networkidle").catch(() => {});
-      const wide = await page.evaluate(() => [...(globalThis as any).document.querySelectorAll("body *:not(table *):not(table)")].filter((el) => el.getBoundingClientRect().right > 376).slice(0, 3).map((el) => el.tagName + "." + el.className + ":" + Math.round(el.getBoundingClientRect().right)));
+      const { wide, scrollWidth } = await sidewaysOverflow(page, 375);
       expect([path, wide]).toEqual([path, []]);
-      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(scrollWidth).toBeLessThanOrEqual(375);
       await page.close();
     }
   });
@@ -155,7 +215,7 @@ describe("the web pages, in a real browser", () => {
 
   test("every page and /swagger carry the security headers, and no other site can frame them", async () => {
     let checked = 0;
-    for (const path of ["/", "/leaderboard", `/matches/${world.matchIds[0]}`, `/tables/${world.runningTableId}`, "/swagger", "/swagger/assets/swagger-init.js", "/api/bots"]) {
+    for (const path of ["/", "/leaderboard", `/matches/${world.matchIds[0]}`, `/matches/${world.matchIds[0]}/hands/1`, `/tables/${world.runningTableId}`, "/tv", "/login", "/me", "/swagger", "/swagger/assets/swagger-init.js", "/api/bots"]) {
       const headers = (await fetch(`${server.url}${path}`)).headers;
       const csp = headers.get("content-security-policy") ?? "";
       expect({ path, csp: csp.split("; ").filter((d) => ["script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"].includes(d)).length }).toEqual({ path, csp: 3 });
@@ -163,7 +223,7 @@ describe("the web pages, in a real browser", () => {
       expect([headers.get("x-frame-options"), headers.get("x-content-type-options"), headers.get("referrer-policy")]).toEqual(["DENY", "nosniff", "strict-origin-when-cross-origin"]);
       checked += 1;
     }
-    expect(checked).toBe(7);
+    expect(checked).toBe(11);
     // A page elsewhere (here: about:blank) that frames /swagger gets an empty frame and a refusal.
     const framing = await browser.newPage();
     const refusal = framing.waitForEvent("console", { predicate: (message) => /frame-ancestors|X-Frame-Options/i.test(message.text()), timeout: 20_000 });

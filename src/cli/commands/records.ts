@@ -100,7 +100,9 @@ export const hands: Command = {
     return show(ctx, parsed, page, (p) => p.hands.flatMap((h) => h.players.map((pl) => pl.botId)), (p, names) => {
       if (p.hands.length === 0) return [hand !== undefined ? `no hand ${hand} in match ${matchId}` : "no more hands"];
       const narrator = new TableNarrator(names);
-      const lines = p.hands.flatMap((h) => [...narrator.handLines(h), ""]);
+      // Each hand's own page on the web (the replay opened at it): a link to paste anywhere.
+      const web = ctx.server(parsed).replace(/\/+$/, "");
+      const lines = p.hands.flatMap((h) => [...narrator.handLines(h), `hand ${h.handNumber} · on the web: ${web}/matches/${encodeURIComponent(matchId)}/hands/${h.handNumber}`, ""]);
       const last = p.hands[p.hands.length - 1].handNumber;
       if (hand === undefined && p.hands.length === limit) lines.push(`more: bun run cli -- hands ${matchId} --after ${last}`);
       return lines;

@@ -12,6 +12,12 @@ import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
 type MatchRow = typeof matches.$inferSelect;
 
+/** A ladder match names its format; a private one (a table a developer made) has none. `rated`: it counts toward the ratings. */
+export interface MatchKind {
+  ladder: string | null;
+  rated: boolean;
+}
+
 /** A page of a match's hands: those numbered above `after`, at most `limit`. */
 export interface HandsPage {
   after: number;
@@ -50,6 +56,16 @@ export class Matches {
     const played = query.botId === undefined ? undefined : inArray(matches.id, this.db.select({ id: matchPlayers.matchId }).from(matchPlayers).where(eq(matchPlayers.botId, query.botId)));
     const page = await keysetPage(this.db.select().from(matches).$dynamic(), { where: and(completed, played), order: LISTING, limit: query.limit ?? PAGE.default, after }, (last) => last.id);
     return { items: await this.withPlayers(page.items), next: page.next };
+  }
+
+  /** What kind of match each one was: a ladder format's, or a private table's (a developer made it). */
+  async kindsOf(matchIds: string[]): Promise<Map<string, MatchKind>> {
+    if (matchIds.length === 0) return new Map();
+    const rows = await queryRows<{ id: string; ladder: string | null; rated: boolean }>(
+      this.db,
+      sql`select m.id, t.ladder, (m.rated_seq is not null or m.rating_pending) as rated from matches m join tables t on t.id = m.table_id where m.id = any(${sql.param(matchIds)}::text[])`,
+    );
+    return new Map(rows.map((row) => [row.id, { ladder: row.ladder, rated: row.rated }]));
   }
 
   async get(matchId: string) {

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../../db";
-import { botRatings, bots } from "../../db/schema";
+import { asc, eq, sql } from "drizzle-orm";
+import { queryRows, type Db } from "../../db";
+import { botRatingHistory, botRatings, bots, matches } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { ascending, descending, keysetPage, PAGE, rankCursor, type Page } from "../../lib/paging";
 import { conservativeRating, priorRating, winRate, type BotRating } from "./skill";
@@ -42,4 +42,46 @@ export class Ratings {
     if (!found) throw errors.notFound("Bot");
     return entryOf(found.rating ?? priorRating(botId));
   }
+
+  /** The bot's rating after each of its rated matches, oldest first (bot_rating_history; the past filled by ratings:rebuild). */
+  async history(botId: string, limit = 500): Promise<RatingPoint[]> {
+    const rows = await this.db
+      .select({ matchId: botRatingHistory.matchId, mu: botRatingHistory.mu, sigma: botRatingHistory.sigma, endedAt: matches.endedAt })
+      .from(botRatingHistory)
+      .innerJoin(matches, eq(matches.id, botRatingHistory.matchId))
+      .where(eq(botRatingHistory.botId, botId))
+      .orderBy(asc(botRatingHistory.ratedSeq))
+      .limit(limit);
+    return rows.map((row) => ({ matchId: row.matchId, mu: row.mu, sigma: row.sigma, rating: conservativeRating(row), endedAt: row.endedAt?.toISOString() ?? null }));
+  }
+
+  /**
+   * The bot's rated results against each opponent: every rated match it played with them, its own
+   * hands in those matches (in a multi-way match they count against each opponent at the table).
+   */
+  async byOpponent(botId: string): Promise<OpponentResults[]> {
+    const rows = await queryRows<{ opponent: string; matches: number; hands: number; sum_bb: number; sum_bb_squared: number; sum_adjusted_bb: number; sum_adjusted_bb_squared: number }>(
+      this.db,
+      sql`select o.bot_id as opponent, count(*)::int as matches, sum(me.hands)::int as hands, sum(me.sum_bb) as sum_bb, sum(me.sum_bb_squared) as sum_bb_squared,
+            sum(me.sum_adjusted_bb) as sum_adjusted_bb, sum(me.sum_adjusted_bb_squared) as sum_adjusted_bb_squared
+          from bot_rating_history me join bot_rating_history o on o.match_id = me.match_id and o.bot_id <> me.bot_id
+          where me.bot_id = ${botId} group by o.bot_id order by count(*) desc, o.bot_id`,
+    );
+    return rows.map((row) => ({
+      opponentId: row.opponent,
+      matches: row.matches,
+      hands: row.hands,
+      ...winRate({ handsPlayed: row.hands, sumBb: Number(row.sum_bb), sumBbSquared: Number(row.sum_bb_squared), sumAdjustedBb: Number(row.sum_adjusted_bb), sumAdjustedBbSquared: Number(row.sum_adjusted_bb_squared) }),
+    }));
+  }
 }
+
+export interface RatingPoint {
+  matchId: string;
+  mu: number;
+  sigma: number;
+  rating: number;
+  endedAt: string | null;
+}
+
+export type OpponentResults = { opponentId: string; matches: number; hands: number } & ReturnType<typeof winRate>;

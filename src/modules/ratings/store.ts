@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
-import { botRatings, matches, matchPlayers, tables } from "../../db/schema";
+import { botRatingHistory, botRatings, matches, matchPlayers, tables } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
 import type { StoredHand } from "../match-host/hand-history";
 import { recordedHands } from "../match-host/hand-store";
@@ -103,7 +103,13 @@ async function rateMatches(tx: Tx, rated: Array<{ matchId: string; results: Matc
   ]);
   const seqs = sequence.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const current = new Map<string, RatingRow>(rows.map((row) => [row.botId, row]));
-  for (const { results } of rated) for (const rating of applyMatch(current, results)) current.set(rating.botId, toRow(rating));
+  const history: HistoryRow[] = [];
+  rated.forEach(({ matchId, results }, i) => {
+    const after = applyMatch(current, results);
+    for (const rating of after) current.set(rating.botId, toRow(rating));
+    history.push(...historyRows(matchId, seqs[i], results, after));
+  });
+  await insertHistory(tx, history);
   // Two statements for all players of all the matches (JSON numbers carry doubles exactly: the shortest text that reads back the same).
   await Promise.all([
     tx.execute(sql`update bot_ratings set mu = x.mu, sigma = x.sigma, rating = x.rating, matches_played = x.matches_played,
@@ -142,15 +148,43 @@ export async function rebuildRatings(db: Db, archiveDir?: string): Promise<{ mat
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${RATINGS_LOCK_KEY})`);
     await tx.execute(sql`lock table bot_ratings in exclusive mode`);
-    const rated = await tx.select({ id: matches.id }).from(matches).where(isNotNull(matches.ratedSeq)).orderBy(asc(matches.ratedSeq));
+    const rated = await tx.select({ id: matches.id, ratedSeq: matches.ratedSeq }).from(matches).where(isNotNull(matches.ratedSeq)).orderBy(asc(matches.ratedSeq));
     const current = new Map<string, BotRating>();
-    for (const { id } of rated) {
+    const history: HistoryRow[] = [];
+    for (const { id, ratedSeq } of rated) {
       const { botIds, hands } = await recordedMatch(tx, id, archiveDir);
-      for (const rating of applyMatch(current, matchResultsOf(botIds, hands))) current.set(rating.botId, rating);
+      const results = matchResultsOf(botIds, hands);
+      const after = applyMatch(current, results);
+      for (const rating of after) current.set(rating.botId, rating);
+      history.push(...historyRows(id, BigInt(ratedSeq!), results, after));
     }
     await tx.delete(botRatings);
+    await tx.delete(botRatingHistory);
+    await insertHistory(tx, history);
     const rows = [...current.values()].map(toRow);
     for (let i = 0; i < rows.length; i += 1000) await tx.insert(botRatings).values(rows.slice(i, i + 1000));
     return { matches: rated.length, bots: rows.length };
   });
+}
+
+type HistoryRow = typeof botRatingHistory.$inferInsert;
+
+/** Each player's rating after the match and its results in it (bot_rating_history). */
+function historyRows(matchId: string, ratedSeq: bigint, results: MatchResult[], after: BotRating[]): HistoryRow[] {
+  return results.map((result, i) => ({
+    botId: result.botId,
+    matchId,
+    ratedSeq: Number(ratedSeq),
+    mu: after[i].mu,
+    sigma: after[i].sigma,
+    hands: result.hands.count,
+    sumBb: result.hands.sumBb,
+    sumBbSquared: result.hands.sumBbSquared,
+    sumAdjustedBb: result.hands.sumAdjustedBb,
+    sumAdjustedBbSquared: result.hands.sumAdjustedBbSquared,
+  }));
+}
+
+async function insertHistory(tx: Tx, rows: HistoryRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) await tx.insert(botRatingHistory).values(rows.slice(i, i + 1000)).onConflictDoNothing();
 }

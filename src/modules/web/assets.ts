@@ -1,6 +1,6 @@
 import { join } from "node:path";
 
-const CLIENT_SCRIPTS = ["replay", "live", "owner"] as const;
+const CLIENT_SCRIPTS = ["replay", "live", "owner", "tv"] as const;
 export type ClientScript = (typeof CLIENT_SCRIPTS)[number];
 
 let bundles: Promise<Map<string, string>> | undefined;
@@ -62,14 +62,21 @@ button { font: inherit; padding: .35rem .7rem; border-radius: 6px; border: 1px s
 button:focus-visible, a:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 #note, #position, #hand, #status { text-align: center; margin: .25rem 0; }
 ol#log { font-size: .85rem; max-height: 16rem; overflow-y: auto; }
-figure.chart { margin: 0; } figure.chart svg { width: 100%; height: auto; font-size: 11px; }
-figure.chart .frame { fill: none; stroke: var(--line); } figure.chart .zero { stroke: #888; stroke-dasharray: 2 2; }
+figure.chart { margin: 0; } figure.chart > svg { width: 100%; height: auto; font-size: 14px; } ul.legend svg { flex: none; width: 28px; height: 8px; }
+figure.chart .frame { fill: none; stroke: var(--line); } figure.chart .zero { stroke: #888; stroke-dasharray: 2 2; } figure.chart .grid { stroke: #eef0f3; } figure.chart .axis { stroke: #888; }
+figure.chart .band { fill-opacity: .18; stroke: none; } figure.chart .tick { fill: var(--muted); } figure.chart .axis-label { fill: var(--ink); font-weight: 600; }
 svg.interval { vertical-align: middle; } svg.interval .axis { stroke: var(--line); } svg.interval .span { fill: #bcd0f5; stroke: var(--accent); } svg.interval .mid { stroke: var(--ink); stroke-width: 2; }
 tr.provisional td { color: var(--muted); } .badge.provisional { background: #fff4d6; color: #6b4d00; } .badge.ladder { background: #efe6fb; color: #4c1d95; } .badge.paused { background: #fde8e8; color: #8a1c1c; }
 .badge.house { background: #e6f4ea; color: #14532d; } .badge.left { background: #eceff3; color: #3f4650; } .badge.waiting { background: #fff4d6; color: #6b4d00; }
 table.standings td.bot { white-space: normal; min-width: 10rem; } table.standings td.num .muted { display: block; font-size: .8rem; white-space: nowrap; }
-ul.legend li { display: flex; align-items: center; gap: .35rem; }
+ul.legend li { display: flex; align-items: center; gap: .35rem; white-space: nowrap; max-width: 100%; min-width: 0; } ul.legend li span { overflow: hidden; text-overflow: ellipsis; }
 ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .25rem 0 0; font-size: .85rem; }
+.alert { background: #fde8e8; color: #8a1c1c; border: 1px solid #f3b4b4; border-radius: 6px; padding: .5rem .75rem; } .alert pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 0; font-size: .8rem; }
+.notice { background: #e3f5e8; color: #14532d; border-radius: 6px; padding: .5rem .75rem; }
+form.stacked { display: flex; flex-direction: column; gap: .5rem; max-width: 26rem; } form.stacked label { display: flex; flex-direction: column; gap: .15rem; font-size: .9rem; }
+form.signout { margin: 0 0 1rem; } input { font: inherit; padding: .35rem .5rem; border: 1px solid #9aa3ad; border-radius: 6px; max-width: 100%; } form.inline { display: inline; }
+ul.plain { list-style: none; margin: 0; padding: 0; } td.wrap { white-space: normal; min-width: 14rem; } p.balance { font-size: 1.6rem; margin: .25rem 0; font-variant-numeric: tabular-nums; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 420px), 1fr)); gap: 0 1rem; }
 @media (max-width: 560px) {
   main { padding: .5rem; } .seat { min-width: 5.2rem; font-size: .7rem; padding: .2rem; } .card { min-width: 1.6em; height: 2.3em; font-size: .75rem; }
   .felt { aspect-ratio: 3 / 4; border-width: 6px; border-radius: 45%; } .middle { inset: 35% 12%; }

@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
-import { AppError } from "../../lib/errors";
+import type { Db } from "../../db";
+import type { Clock } from "../../lib/clock";
+import { AppError, errors } from "../../lib/errors";
 import { PAGE, type Page } from "../../lib/paging";
 import { LADDER_FORMATS } from "../../db/schema";
 import type { Bots } from "../bots/service";
@@ -8,13 +10,16 @@ import type { Matches } from "../matches/service";
 import type { Ratings } from "../ratings/service";
 import type { Stats } from "../stats/service";
 import type { Tables } from "../tables/service";
+import { accountModule, type AccountDeps } from "./account";
 import { clientScript, STYLESHEET } from "./assets";
 import { ladderPage } from "./ladder-page";
 import { htmlResponse, notFoundPage } from "./layout";
-import { livePage, replayPage } from "./live-pages";
-import { botPage, leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
+import { livePage, replayPage, tvPage } from "./live-pages";
+import { TvChannel, type TvSettings } from "./tv";
+import { botPage } from "./bot-page";
+import { leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
 
-export interface WebDeps {
+export interface WebDeps extends AccountDeps {
   tables: Tables;
   matches: Matches;
   stats: Stats;
@@ -22,6 +27,9 @@ export interface WebDeps {
   bots: Bots;
   ladder: Ladder;
   leaderboardMinMatches: number;
+  db: Db;
+  clock: Clock;
+  tv: TvSettings;
 }
 
 /** A 404 from a service becomes the HTML 404 page; anything else goes to the one error path. */
@@ -50,11 +58,16 @@ export function webModule(deps: WebDeps) {
   const names = (botIds: Iterable<string>) => deps.bots.namesOf([...new Set(botIds)]);
   // Bundled once per process, now rather than on the first visitor's request.
   void clientScript("live").catch((error) => console.error("bundling the web pages' scripts failed", error));
+  const tv = new TvChannel(deps.db, deps.matches, (ids) => deps.bots.namesOf(ids), deps.clock, deps.tv);
   return new Elysia({ name: "module:web" })
+    .use(accountModule(deps))
+    .get("/tv", async () => htmlResponse(tvPage(await tv.now(), deps.clock.now(), deps.tv)), { detail: { hide: true } })
+    .get("/tv/program.json", async () => Response.json({ program: await tv.now(), serverNow: deps.clock.now() }, { headers: { "cache-control": "no-store" } }), { detail: { hide: true } })
     .get("/", async () => {
       const [tables, matches, board] = await Promise.all([deps.tables.lobby({ limit: LOBBY_SHOWN }).then(items), deps.matches.list({ limit: 10 }).then(items), deps.stats.leaderboard({ limit: 10 }).then(items)]);
       const ids = [...tables.flatMap((t) => t.seats.map((s) => s.botId)), ...matches.flatMap((m) => m.players.map((p) => p.botId)), ...board.map((e) => e.botId)];
-      return htmlResponse(lobbyPage(tables, matches as MatchSummary[], board, await names(ids)));
+      const kinds = await deps.matches.kindsOf(matches.map((m) => m.matchId));
+      return htmlResponse(lobbyPage(tables, matches as MatchSummary[], board, await names(ids), kinds));
     }, { detail: { hide: true } })
     .get("/leaderboard", async () => {
       const [board, ratings] = await Promise.all([deps.stats.leaderboard({ limit: 100 }).then(items), deps.ratings.list({ limit: 100 }).then(items)]);
@@ -74,22 +87,33 @@ export function webModule(deps: WebDeps) {
     .get("/bots/:botId", ({ params }) =>
       orNotFound("No bot with this id.", async () => {
         const bot = await deps.bots.find(params.botId);
-        const [stats, rating, matches, ladder, [owned], house] = await Promise.all([
+        const [stats, rating, matches, ladder, [owned], house, ratingHistory, opponents] = await Promise.all([
           deps.stats.ofBot(bot.botId),
           deps.ratings.ofBot(bot.botId),
           deps.matches.list({ botId: bot.botId, limit: 30 }).then(items),
           deps.ladder.ofBot(bot.botId),
           deps.bots.ownedViews([bot]),
           deps.bots.houseBots([bot.botId]),
+          deps.ratings.history(bot.botId),
+          deps.ratings.byOpponent(bot.botId),
         ]);
+        const kinds = await deps.matches.kindsOf(matches.map((m) => m.matchId));
         // Whether the service runs its code is public (docs/HOSTED.md); its code and versions are not shown.
         const view = { botId: bot.botId, name: bot.name, description: bot.description, createdAt: bot.createdAt, hosted: owned.hosted, house: house.has(bot.botId) };
-        return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[], ladder }, await names(matches.flatMap((m) => m.players.map((p) => p.botId))));
+        const named = await names([...matches.flatMap((m) => m.players.map((p) => p.botId)), ...opponents.map((o) => o.opponentId)]);
+        return botPage({ bot: view, stats, rating, matches: matches as MatchSummary[], kinds, ladder, ratingHistory, opponents }, named);
       }), { detail: { hide: true } })
     .get("/matches/:matchId", ({ params }) =>
       orNotFound("No completed match with this id.", async () => {
         const match = (await deps.matches.withVoidedHands(params.matchId)) as MatchSummary & { voidedHands: number[] };
         return replayPage(match, await names(match.players.map((p) => p.botId)));
+      }), { detail: { hide: true } })
+    .get("/matches/:matchId/hands/:handNumber", ({ params }) =>
+      orNotFound("No such hand in a completed match.", async () => {
+        const match = (await deps.matches.withVoidedHands(params.matchId)) as MatchSummary & { voidedHands: number[] };
+        const hand = /^[0-9]{1,9}$/.test(params.handNumber) ? Number(params.handNumber) : 0;
+        if (!Number.isSafeInteger(hand) || hand < 1 || hand > match.handsPlayed + match.voidedHands.length) throw errors.notFound("Hand");
+        return replayPage(match, await names(match.players.map((p) => p.botId)), hand);
       }), { detail: { hide: true } })
     .get("/tables/:tableId", ({ params }) =>
       orNotFound("No table with this id.", async () => {

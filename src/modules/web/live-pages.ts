@@ -2,25 +2,28 @@ import type { TableView } from "../tables/views";
 import { escapeHtml, shortId } from "./view-kit";
 import { page } from "./layout";
 import type { MatchSummary } from "./pages";
+import { TV_WINDOW_MS, type TvProgram } from "./tv";
 
-export function replayPage(match: MatchSummary & { voidedHands: number[] }, names: Record<string, string>): string {
+/** The replay; `startHand`: opened at that hand (the hand's own page, /matches/:id/hands/:n). */
+export function replayPage(match: MatchSummary & { voidedHands: number[] }, names: Record<string, string>, startHand?: number): string {
   const players = match.players
     .map((p) => `<li><a href="/bots/${encodeURIComponent(p.botId)}">${escapeHtml(names[p.botId] ?? shortId(p.botId))}</a>: ${p.finalChips} chips (${p.profit > 0 ? "+" : ""}${p.profit})</li>`)
     .join("");
   const id = encodeURIComponent(match.matchId);
   return page(
-    `Replay ${shortId(match.matchId)}`,
-    `<h1>Match replay <span class="muted">${escapeHtml(match.matchId)}</span></h1>
+    startHand === undefined ? `Replay ${shortId(match.matchId)}` : `Hand ${startHand} of ${shortId(match.matchId)}`,
+    `<h1>${startHand === undefined ? "Match replay" : `Hand ${startHand}`} <span class="muted">${startHand === undefined ? "" : `of the match `}${escapeHtml(match.matchId)}</span></h1>
 <p>${match.handsPlayed} hands · blinds ${match.config.smallBlind}/${match.config.bigBlind} · buy-in ${match.config.buyIn} · <a href="/api/matches/${id}/hands?format=phh" download="${id}.phhs">download the hand histories (PHH)</a></p>
 ${voidedNote(match.voidedHands)}
 <section id="viewer" aria-label="replay viewer"><div id="table"><p class="muted">Loading the hand histories…</p></div>
 <p id="position" aria-live="polite"></p><p id="note" aria-live="polite"></p>
+<p id="hand-share">This hand's page: <a id="hand-link" href="/matches/${id}/hands/${startHand ?? 1}">/matches/${escapeHtml(match.matchId)}/hands/${startHand ?? 1}</a> <button id="copy-link" type="button">Copy link</button></p>
 <div class="controls" role="toolbar" aria-label="replay controls"><button id="prev-hand" title="previous hand (↑)">« Hand</button><button id="prev-step" title="previous action (←)">◀ Action</button>
 <button id="play" aria-pressed="false" title="play or pause (space)">Play</button><button id="next-step" title="next action (→)">Action ▶</button><button id="next-hand" title="next hand (↓)">Hand »</button><button id="next-showdown">Next showdown</button></div>
 <p class="muted">Keys: ← → action, ↑ ↓ hand, space play/pause. Hole cards appear where they were shown down.</p></section>
 <section aria-labelledby="chips-title"><h2 id="chips-title">Chips over the match</h2><div id="chart"></div></section>
 <section aria-labelledby="result-title"><h2 id="result-title">Result</h2><ul>${players}</ul></section>`,
-    { script: "replay", data: { matchId: match.matchId, maxPlayers: match.config.maxPlayers, buyIn: match.config.buyIn, names } },
+    { script: "replay", data: { matchId: match.matchId, maxPlayers: match.config.maxPlayers, buyIn: match.config.buyIn, names, startHand: startHand ?? null } },
   );
 }
 
@@ -69,4 +72,16 @@ function voidedNote(voided: number[]): string {
   if (voided.length === 0) return "";
   const shown = voided.length > 12 ? `${voided.slice(0, 12).join(", ")} … (${voided.length} in all)` : voided.join(", ");
   return `<p class="note" id="voided">Voided hands: ${shown}. This match resumed after its server stopped; hands dealt before that and not recorded never happened (their chips were returned), and their numbers were never dealt again.</p>`;
+}
+
+/** /tv: the channel's program now (client/tv.ts plays it at the same moment for every viewer). */
+export function tvPage(program: TvProgram | null, serverNow: number, settings: { actionMs: number; handsPerMatch: number }): string {
+  const how = `TV plays rated matches at a pace a person can read: of those that ended in the last ${TV_WINDOW_MS / 60_000} minutes, the pairing with the highest average rating (none: the latest rated match); of it, its ${settings.handsPerMatch} biggest pots in the order they were played, one action every ${settings.actionMs / 1000} s; then the next match. So it runs behind live: by how much is shown beside each hand.`;
+  return page(
+    "TV",
+    `<h1>TV</h1><p id="tv-how" class="muted">${escapeHtml(how)}</p>
+<section id="tv" aria-label="TV table" data-step="-1"><p id="tv-title" aria-live="polite">${program ? "" : "No rated match yet: TV starts with the first one."}</p><p id="tv-behind" class="muted"></p><div id="table"></div></section>
+<section aria-labelledby="tv-log-title"><h2 id="tv-log-title">The hand so far</h2><ol id="tv-log"></ol></section>`,
+    { script: "tv", data: { program, serverNow } },
+  );
 }

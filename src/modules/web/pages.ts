@@ -1,8 +1,8 @@
 import type { PublicTableConfig } from "@poker-bots/protocol";
-import type { LadderEntryView } from "../ladder/service";
 import type { RatingEntry } from "../ratings/service";
 import type { TableView } from "../tables/views";
-import { lineChartSvg, escapeHtml, shortId } from "./view-kit";
+import type { MatchKind } from "../matches/service";
+import { escapeHtml, shortId } from "./view-kit";
 import { page, time } from "./layout";
 
 export interface MatchSummary {
@@ -21,7 +21,7 @@ export interface BoardEntry {
 
 export type Names = Record<string, string>;
 export const botLink = (botId: string, names: Names) => `<a href="/bots/${encodeURIComponent(botId)}">${escapeHtml(names[botId] ?? shortId(botId))}</a>`;
-const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+export const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 export const fixed = (n: number | null, digits = 1) => (n === null ? "—" : n.toFixed(digits));
 
 /** A win rate with its 95 % interval after it, muted (none below two hands). */
@@ -46,10 +46,17 @@ export function tablesSection(tables: TableView[], names: Names, heading = { id:
   }</section>`;
 }
 
-function matchesSection(matches: MatchSummary[], names: Names, title = "Latest matches"): string {
+/** A match's kind as a badge: the ladder's (rated), or a private table's (rated only against other developers' bots). */
+function kindBadge(kind: MatchKind | undefined): string {
+  if (!kind) return "";
+  const rated = kind.rated ? ` <span class="badge" title="counts toward the ratings">rated</span>` : "";
+  return kind.ladder ? `<span class="badge ladder" data-kind="ladder">ladder ${escapeHtml(kind.ladder)}</span>${rated}` : `<span class="badge" data-kind="private">private</span>${rated}`;
+}
+
+export function matchesSection(matches: MatchSummary[], names: Names, title = "Latest matches", kinds?: Map<string, MatchKind>): string {
   const rows = matches
     .map(
-      (m) => `<tr><td><a href="/matches/${encodeURIComponent(m.matchId)}">${escapeHtml(shortId(m.matchId))}</a></td><td>${time(m.endedAt)}</td>
+      (m) => `<tr data-match="${escapeHtml(m.matchId)}"><td><a href="/matches/${encodeURIComponent(m.matchId)}">${escapeHtml(shortId(m.matchId))}</a></td>${kinds ? `<td>${kindBadge(kinds.get(m.matchId))}</td>` : ""}<td>${time(m.endedAt)}</td>
 <td class="num">${m.handsPlayed}</td><td>${m.winners.map((w) => `${botLink(w.botId, names)} (${signed(w.amount)})`).join(", ")}</td>
 <td>${m.players.map((p) => botLink(p.botId, names)).join(", ")}</td></tr>`,
     )
@@ -57,7 +64,7 @@ function matchesSection(matches: MatchSummary[], names: Names, title = "Latest m
   return `<section aria-labelledby="matches-title"><h2 id="matches-title">${escapeHtml(title)}</h2>${
     matches.length === 0
       ? `<p class="muted">No completed match yet.</p>`
-      : `<table><thead><tr><th>Match</th><th>Ended</th><th class="num">Hands</th><th>Winner</th><th>Players</th></tr></thead><tbody>${rows}</tbody></table>`
+      : `<table><thead><tr><th>Match</th>${kinds ? "<th>Kind</th>" : ""}<th>Ended</th><th class="num">Hands</th><th>Winner</th><th>Players</th></tr></thead><tbody>${rows}</tbody></table>`
   }</section>`;
 }
 
@@ -72,10 +79,10 @@ function boardTable(entries: BoardEntry[], names: Names, offset = 0, house: Set<
   return `<table id="net-chips"><thead><tr><th class="num">#</th><th>Bot</th><th class="num">Net chips</th><th class="num">Matches</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-export function lobbyPage(tables: TableView[], matches: MatchSummary[], board: BoardEntry[], names: Names): string {
+export function lobbyPage(tables: TableView[], matches: MatchSummary[], board: BoardEntry[], names: Names, kinds?: Map<string, MatchKind>): string {
   return page(
     "Lobby",
-    `<h1>Lobby</h1>${tablesSection(tables, names)}${matchesSection(matches, names)}
+    `<h1>Lobby</h1>${tablesSection(tables, names)}${matchesSection(matches, names, "Latest matches", kinds)}
 <section aria-labelledby="top-title"><h2 id="top-title">Leaderboard (top ${board.length})</h2>${boardTable(board, names)}<p><a href="/leaderboard">The whole leaderboard and the ratings</a></p></section>`,
   );
 }
@@ -99,76 +106,3 @@ export function leaderboardPage(board: BoardEntry[], ratings: RatingEntry[], min
   );
 }
 
-export interface BotPageData {
-  bot: { botId: string; name: string; description: string; createdAt: string; hosted: boolean; house: boolean };
-  stats: Record<string, number | string | null>;
-  rating: RatingEntry | null;
-  matches: MatchSummary[];
-  ladder: LadderEntryView[];
-}
-
-const STATUS_WORDS: Record<LadderEntryView["status"], string> = { active: "active", paused: "paused", left: "left" };
-
-/**
- * The bot's ladder entries: format, status, matches. Why an entry does not play is its owner's
- * (a public INSUFFICIENT_BALANCE would publish a balance, BOT_OFFLINE whether a bot runs): the
- * owner signs in below and reads it in words (client/owner.ts); the house's reasons are public.
- */
-function ladderSection(entries: LadderEntryView[], house: boolean): string {
-  const body =
-    entries.length === 0
-      ? `<p class="muted">Not entered in the ladder.</p>`
-      : `<table id="ladder-entries"><thead><tr><th>Format</th><th>Status</th><th class="num">Ladder matches</th><th>Entered</th></tr></thead><tbody>${entries
-          .map((e) => {
-            const reason = house && e.reason ? ` <span class="muted" data-reason>${escapeHtml(e.reason)}</span>` : "";
-            return `<tr data-format="${escapeHtml(e.format)}"><td>${escapeHtml(e.format)}</td><td><span class="badge ${e.status}" data-status="${e.status}">${STATUS_WORDS[e.status]}</span>${reason}</td>
-<td class="num">${e.matchesPlayed}</td><td>${time(e.enteredAt)}</td></tr>`;
-          })
-          .join("")}</tbody></table>`;
-  const owner =
-    entries.length === 0 || house
-      ? ""
-      : `<details id="ladder-owner"><summary>Your bot? Sign in to see why an entry waits or is paused</summary>
-<form id="owner-form"><label>Email <input type="email" id="owner-email" autocomplete="username" required></label> <label>Password <input type="password" id="owner-password" autocomplete="current-password" required></label> <button type="submit">Show</button></form>
-<p class="muted">Your token stays in this tab and goes only to this service's API.</p><ul id="owner-entries" aria-live="polite"></ul></details>`;
-  return `<section aria-labelledby="ladder-title"><h2 id="ladder-title">Ladder</h2>${body}${owner}<p><a href="/ladder">The ladder's standings</a></p></section>`;
-}
-
-const STAT_LABELS: Array<[string, string]> = [
-  ["matchesPlayed", "Matches played"],
-  ["matchesWon", "Matches won"],
-  ["handsPlayed", "Hands played"],
-  ["handsWon", "Hands won"],
-  ["totalBuyIns", "Total buy-ins"],
-  ["totalWinnings", "Total winnings"],
-  ["netChips", "Net chips"],
-  ["biggestWin", "Biggest win"],
-  ["biggestLoss", "Biggest loss"],
-];
-
-export function botPage({ bot, stats, rating, matches, ladder }: BotPageData, names: Names): string {
-  const statItems = STAT_LABELS.map(([key, label]) => `<div><dt>${label}</dt><dd data-stat="${key}">${escapeHtml(stats[key])}</dd></div>`).join("");
-  const ratingItems = rating && rating.matchesPlayed > 0
-    ? `<div><dt>Rating (μ − 3σ)</dt><dd data-stat="rating">${fixed(rating.rating, 2)}</dd></div><div><dt>μ ± σ</dt><dd>${fixed(rating.mu, 2)} ± ${fixed(rating.sigma, 2)}</dd></div>
-<div><dt>bb/100 (95 %)</dt><dd data-stat="bbPer100">${rateWithInterval(rating.bbPer100, rating.bbPer100Ci95)}</dd></div>
-<div><dt title="all-in adjusted and chance corrected: the luck the cards dealt taken out">adjusted bb/100 (95 %)</dt><dd data-stat="bbPer100Adjusted">${rateWithInterval(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)}</dd></div>`
-    : `<div><dt>Rating</dt><dd class="muted">not rated yet</dd></div>`;
-  // Oldest first for the chart: net chips after each of the recent matches.
-  const chronological = [...matches].reverse();
-  let net = 0;
-  const points = [0, ...chronological.map((m) => (net += m.players.find((p) => p.botId === bot.botId)?.profit ?? 0))];
-  const chart = matches.length > 0 ? lineChartSvg([{ label: bot.name, points }], { title: `Net chips over its last ${matches.length} matches`, yLabel: "net chips", xLabel: "match" }) : "";
-  return page(
-    bot.name,
-    `<h1>${escapeHtml(bot.name)} <span class="muted">${escapeHtml(bot.botId)}</span>${bot.hosted ? ` <span class="badge" data-hosted title="The service runs this bot's uploaded code">hosted</span>` : ""}${
-      bot.house ? ` <span class="badge house" data-house title="One of the ladder house's built-ins">house</span>` : ""
-    }</h1>
-${bot.description ? `<p>${escapeHtml(bot.description)}</p>` : ""}<p class="muted">Registered ${time(bot.createdAt)} · last played ${time(stats.lastPlayed as string | null)}</p>
-<section aria-labelledby="stats-title"><h2 id="stats-title">Statistics</h2><dl class="stats">${statItems}${ratingItems}</dl></section>
-${ladderSection(ladder, bot.house)}
-${chart ? `<section aria-labelledby="chart-title"><h2 id="chart-title">Net chips</h2>${chart}</section>` : ""}
-${matchesSection(matches, names, "Recent matches")}`,
-    // The owner's view of its ladder entries (client/owner.ts): only where there is one to show.
-    ladder.length > 0 && !bot.house ? { script: "owner", data: { botId: bot.botId, name: bot.name } } : {},
-  );
-}

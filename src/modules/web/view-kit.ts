@@ -30,38 +30,69 @@ export function cardsHtml(cards: Array<string | null>): string {
 export interface ChartSeries {
   label: string;
   points: number[];
+  /** An uncertainty band around the line (same length as points), drawn shaded under it. */
+  band?: { low: number[]; high: number[] };
 }
 
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "3 1", "12 2"];
 
-/** Lines over an x of 0..n-1, as SVG; colours and dash patterns both tell the series apart. */
-export function lineChartSvg(series: ChartSeries[], options: { title: string; yLabel: string; xLabel: string }): string {
+/** About `count` round values spanning min..max (1, 2 or 5 times a power of ten apart). */
+export function niceTicks(min: number, max: number, count = 5): number[] {
+  const span = max - min || 1;
+  const raw = span / Math.max(1, count - 1);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  const ticks: number[] = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Math.round(v / step) * step);
+  return ticks;
+}
+
+const tickText = (v: number) => (Math.abs(v) >= 10_000 ? `${Math.round(v / 1000)}k` : Number.isInteger(v) ? String(v) : v.toFixed(1));
+
+/**
+ * Lines over an x of 0..n-1, as SVG, with labelled axes: round values up the side, and along the
+ * bottom the x labels given (`xLabels[i]` for point i: match numbers, dates) at a few evenly spaced
+ * points. Colours and dash patterns both tell the series apart; the legend's entries never wrap.
+ */
+export function lineChartSvg(series: ChartSeries[], options: { title: string; yLabel: string; xLabel: string; xLabels?: string[]; id?: string; note?: string }): string {
   const width = 640;
-  const height = 240;
-  const pad = { left: 56, right: 12, top: 12, bottom: 36 };
-  const all = series.flatMap((s) => s.points);
+  const height = 260;
+  const pad = { left: 62, right: 14, top: 12, bottom: 50 };
+  const all = series.flatMap((s) => [...s.points, ...(s.band ? [...s.band.low, ...s.band.high] : [])]);
   const n = Math.max(2, ...series.map((s) => s.points.length));
-  const min = Math.min(0, ...all);
-  const max = Math.max(1, ...all);
+  const ticks = niceTicks(Math.min(0, ...all), Math.max(1, ...all));
+  const min = Math.min(ticks[0], ...all);
+  const max = Math.max(ticks[ticks.length - 1], ...all);
   const x = (i: number) => pad.left + (i / (n - 1)) * (width - pad.left - pad.right);
   const y = (v: number) => pad.top + (1 - (v - min) / (max - min || 1)) * (height - pad.top - pad.bottom);
+  const xy = (v: number, j: number) => `${x(j).toFixed(1)},${y(v).toFixed(1)}`;
+  const bands = series
+    .map((s, i) => (s.band ? `<polygon class="band" fill="${PALETTE[i % PALETTE.length]}" points="${[...s.band.high.map(xy), ...s.band.low.map(xy).reverse()].join(" ")}"/>` : ""))
+    .join("");
   const lines = series
     .map((s, i) => {
-      const points = s.points.map((v, j) => `${x(j).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+      const points = s.points.map(xy).join(" ");
       return `<polyline fill="none" stroke="${PALETTE[i % PALETTE.length]}" stroke-width="2" stroke-dasharray="${DASHES[i % DASHES.length]}" points="${points}"><title>${escapeHtml(s.label)}</title></polyline>`;
     })
     .join("");
   const legend = series
-    .map((s, i) => `<li><svg width="28" height="8" aria-hidden="true"><line x1="0" y1="4" x2="28" y2="4" stroke="${PALETTE[i % PALETTE.length]}" stroke-width="2" stroke-dasharray="${DASHES[i % DASHES.length]}"/></svg> ${escapeHtml(s.label)}</li>`)
+    .map((s, i) => `<li><svg width="28" height="8" aria-hidden="true"><line x1="0" y1="4" x2="28" y2="4" stroke="${PALETTE[i % PALETTE.length]}" stroke-width="2" stroke-dasharray="${DASHES[i % DASHES.length]}"/></svg><span title="${escapeHtml(s.label)}">${escapeHtml(s.label)}</span></li>`)
     .join("");
-  const zero = min < 0 ? `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(0)}" y2="${y(0)}" class="zero"/>` : "";
-  return `<figure class="chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(options.title)}">
-<rect x="${pad.left}" y="${pad.top}" width="${width - pad.left - pad.right}" height="${height - pad.top - pad.bottom}" class="frame"/>${zero}
-<text x="${pad.left - 6}" y="${pad.top + 10}" text-anchor="end">${max}</text><text x="${pad.left - 6}" y="${height - pad.bottom}" text-anchor="end">${min}</text>
-<text x="${(width + pad.left) / 2}" y="${height - 8}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>
-<text x="14" y="${height / 2}" transform="rotate(-90 14 ${height / 2})" text-anchor="middle">${escapeHtml(options.yLabel)}</text>${lines}</svg>
-<figcaption>${escapeHtml(options.title)}<ul class="legend">${legend}</ul></figcaption></figure>`;
+  const yTicks = ticks
+    .map((v) => `<line x1="${pad.left - 4}" x2="${width - pad.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="${v === 0 ? "zero" : "grid"}"/><text x="${pad.left - 7}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" class="tick y">${tickText(v)}</text>`)
+    .join("");
+  const labels = options.xLabels ?? Array.from({ length: n }, (_, i) => String(i));
+  const shown = Math.min(n, 6);
+  const xTicks = Array.from({ length: shown }, (_, k) => Math.round((k * (n - 1)) / Math.max(1, shown - 1)))
+    .filter((i, k, list) => list.indexOf(i) === k && labels[i] !== undefined)
+    .map((i) => `<line x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${height - pad.bottom}" y2="${height - pad.bottom + 4}" class="axis"/><text x="${x(i).toFixed(1)}" y="${height - pad.bottom + 16}" text-anchor="${i === 0 ? "start" : i === n - 1 ? "end" : "middle"}" class="tick x">${escapeHtml(labels[i])}</text>`)
+    .join("");
+  return `<figure class="chart"${options.id ? ` id="${escapeHtml(options.id)}"` : ""}><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(options.title)}">
+<rect x="${pad.left}" y="${pad.top}" width="${width - pad.left - pad.right}" height="${height - pad.top - pad.bottom}" class="frame"/>${yTicks}${xTicks}${bands}
+<text x="${(width + pad.left) / 2}" y="${height - 8}" text-anchor="middle" class="axis-label x">${escapeHtml(options.xLabel)}</text>
+<text x="14" y="${(height - pad.bottom) / 2}" transform="rotate(-90 14 ${(height - pad.bottom) / 2})" text-anchor="middle" class="axis-label y">${escapeHtml(options.yLabel)}</text>${lines}</svg>
+<figcaption>${escapeHtml(options.title)}${options.note ? `<br><span class="muted">${escapeHtml(options.note)}</span>` : ""}<ul class="legend">${legend}</ul></figcaption></figure>`;
 }
 
 /** A bot id as a short label (the id's tail is what tells bots apart). */

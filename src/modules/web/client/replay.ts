@@ -9,7 +9,7 @@ interface StoredHand {
   events: TableEvent[];
 }
 
-const data = JSON.parse(document.getElementById("page-data")!.textContent!) as { matchId: string; maxPlayers: number; buyIn: number; names: Record<string, string> };
+const data = JSON.parse(document.getElementById("page-data")!.textContent!) as { matchId: string; maxPlayers: number; buyIn: number; names: Record<string, string>; startHand: number | null };
 const $ = (id: string) => document.getElementById(id)!;
 
 /** Every page of the match's public hand histories, following the Link header. */
@@ -43,7 +43,7 @@ function chipsChart(hands: StoredHand[]): string {
     }
     return { label: data.names[botId] ?? shortId(botId), points };
   });
-  return lineChartSvg(series, { title: "Chips after each hand", yLabel: "chips", xLabel: "hand" });
+  return lineChartSvg(series, { title: "Chips after each hand", yLabel: "chips", xLabel: "hand number", xLabels: ["start", ...hands.map((h) => String(h.handNumber))] });
 }
 
 let hands: StoredHand[] = [];
@@ -59,7 +59,27 @@ function show(): void {
   $("note").textContent = state.note || "cards are dealt";
   $("viewer").dataset.hand = String(hands[handIndex].handNumber);
   $("viewer").dataset.step = String(step);
+  shareHand(hands[handIndex].handNumber);
 }
+
+/** The shown hand's own page: the link (to copy) follows the replay; on a hand's page, so does the address bar. */
+function shareHand(handNumber: number): void {
+  const path = `/matches/${encodeURIComponent(data.matchId)}/hands/${handNumber}`;
+  const link = $("hand-link") as HTMLAnchorElement;
+  if (link.getAttribute("href") === path) return;
+  link.href = path;
+  link.textContent = `${location.origin}${path}`;
+  $("copy-link").textContent = "Copy link";
+  if (data.startHand !== null) history.replaceState(null, "", path);
+}
+
+$("copy-link").addEventListener("click", () => {
+  const url = `${location.origin}${$("hand-link").getAttribute("href")}`;
+  void navigator.clipboard?.writeText(url).then(
+    () => ($("copy-link").textContent = "Copied"),
+    () => ($("copy-link").textContent = "Select the link to copy it"),
+  );
+});
 
 function goHand(index: number, atEnd = false): void {
   handIndex = Math.max(0, Math.min(hands.length - 1, index));
@@ -116,7 +136,9 @@ loadHands().then(
       return;
     }
     $("chart").innerHTML = chipsChart(hands);
-    goHand(0);
+    const start = data.startHand === null ? 0 : hands.findIndex((h) => h.handNumber === data.startHand);
+    goHand(Math.max(0, start));
+    if (start < 0) $("note").textContent = `Hand ${data.startHand} is not among this match's recorded hands: showing hand ${hands[0].handNumber}.`;
     $("viewer").dataset.ready = "true";
   },
   (error: Error) => ($("note").textContent = `Could not load the hand histories: ${error.message}`),
