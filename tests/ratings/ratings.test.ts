@@ -129,7 +129,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     const last = applied.filter((row: any) => row.bot_id === applied[applied.length - 1].bot_id).pop() as any;
     const current = (await h.call("GET", `/api/ratings/${last.bot_id}`)).body;
     expect([last.mu, last.sigma]).toEqual([current.mu, current.sigma]);
-    // As after migration 0020 on a database with past matches: empty, then filled by the rebuild.
+    // As after migration 0019 on a database with past matches: empty, then filled by the rebuild.
     await h.database.db.execute(sql`delete from bot_rating_history`);
     await rebuildRatings(h.database.db);
     expect(await history()).toEqual(applied);
