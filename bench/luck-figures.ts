@@ -1,0 +1,85 @@
+/**
+ * bench:luck's bookkeeping (bench/luck.ts): one pairing's per-match sums of each estimator's figure
+ * for its first player, from each hand's results as the ratings compute them (luck.ts
+ * `adjustedHandResults`), and the report of widths, bias checks and cost.
+ */
+import { summarize, type MatchSample, type RateSummary } from "../src/cli/evaluation";
+import { adjustedHandResults, type BotHandResult } from "../src/modules/ratings/luck";
+import type { StoredHand } from "../src/poker/hand-record";
+
+/** The figures compared, in the order printed: today's (chance-1) is "before", baseline-1 "after". */
+export const FIGURES = ["raw", "all-in adjusted", "chance-1", "baseline-1"] as const;
+type Figure = (typeof FIGURES)[number];
+const pick: Record<Figure, (r: BotHandResult) => number> = {
+  raw: (r) => r.rawBb,
+  "all-in adjusted": (r) => r.adjustedBb,
+  "chance-1": (r) => r.correctedBb,
+  "baseline-1": (r) => r.estimatedBb,
+};
+
+export interface PairingRun {
+  label: string;
+  selfPlay: boolean;
+  samples: Record<Figure, MatchSample[]>;
+  /** Per match: Σ (baseline-1 − raw) and Σ (chance-1 − raw): the correction terms alone. */
+  correction: { "chance-1": MatchSample[]; "baseline-1": MatchSample[] };
+  hands: number;
+  handsWithoutDeck: number;
+  estimatorMicros: number;
+  slowestMicros: number;
+}
+
+export function newRun(label: string, selfPlay: boolean): PairingRun {
+  const samples = Object.fromEntries(FIGURES.map((f) => [f, []])) as unknown as Record<Figure, MatchSample[]>;
+  return { label, selfPlay, samples, correction: { "chance-1": [], "baseline-1": [] }, hands: 0, handsWithoutDeck: 0, estimatorMicros: 0, slowestMicros: 0 };
+}
+
+/** A played match's hands (with their decks) counted for the player `botId`. */
+export function addMatch(run: PairingRun, botId: string, hands: StoredHand[], decks: Array<readonly number[] | null>): void {
+  const sums = Object.fromEntries(FIGURES.map((f) => [f, 0])) as Record<Figure, number>;
+  hands.forEach((hand, i) => {
+    const started = performance.now();
+    const results = adjustedHandResults(hand, decks[i] ?? null);
+    const micros = (performance.now() - started) * 1000;
+    run.estimatorMicros += micros;
+    run.slowestMicros = Math.max(run.slowestMicros, micros);
+    if (decks[i] == null) run.handsWithoutDeck++;
+    const mine = results.find((r) => r.botId === botId);
+    if (!mine) throw new Error(`${botId} did not play hand ${hand.handNumber}`);
+    for (const f of FIGURES) sums[f] += pick[f](mine);
+  });
+  run.hands += hands.length;
+  for (const f of FIGURES) run.samples[f].push({ bigBlinds: sums[f], hands: hands.length });
+  run.correction["chance-1"].push({ bigBlinds: sums["chance-1"] - sums.raw, hands: hands.length });
+  run.correction["baseline-1"].push({ bigBlinds: sums["baseline-1"] - sums.raw, hands: hands.length });
+}
+
+const width = (ci: [number, number] | null) => (ci === null ? NaN : ci[1] - ci[0]);
+const interval = (ci: [number, number] | null) => (ci === null ? "n/a" : `[${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]`);
+const inside = (x: number, ci: [number, number] | null) => ci !== null && x >= ci[0] && x <= ci[1];
+const ratio = (a: RateSummary, raw: RateSummary) => Number((width(a.ci95) / width(raw.ci95)).toFixed(3));
+const verdictMatches = (s: RateSummary) => s.matchesForVerdict ?? Infinity;
+
+/** Prints the pairing's figures (bb/100 of its first player, intervals by match as `cli eval` computes them); returns them for the JSON line. */
+export function report(run: PairingRun) {
+  const s = Object.fromEntries(FIGURES.map((f) => [f, summarize(run.samples[f])])) as Record<Figure, RateSummary>;
+  const raw = s.raw;
+  console.log(`\n${run.label}: ${raw.matches} matches, ${run.hands} hands${run.handsWithoutDeck ? ` (${run.handsWithoutDeck} without a deck: no baseline)` : ""}; first player's bb/100, 95 % interval by match:`);
+  for (const f of FIGURES) {
+    const line = `  ${f.padEnd(16)} ${s[f].bbPer100.toFixed(2).padStart(8)} ${interval(s[f].ci95).padEnd(20)}`;
+    console.log(f === "raw" ? line : `${line} width / raw ${ratio(s[f], raw).toFixed(3)}${run.selfPlay ? "" : `   matches for a verdict ${verdictMatches(s[f])}`}`);
+  }
+  const terms = { "chance-1": summarize(run.correction["chance-1"]), "baseline-1": summarize(run.correction["baseline-1"]) };
+  console.log(`  correction term (figure − raw), bb/100: chance-1 ${terms["chance-1"].bbPer100} ${interval(terms["chance-1"].ci95)} 0 inside: ${inside(0, terms["chance-1"].ci95) ? "yes" : "NO"}; baseline-1 ${terms["baseline-1"].bbPer100} ${interval(terms["baseline-1"].ci95)} 0 inside: ${inside(0, terms["baseline-1"].ci95) ? "yes" : "NO"}`);
+  if (run.selfPlay) console.log(`  identical bots: 0 inside the interval: ${FIGURES.map((f) => `${f} ${inside(0, s[f].ci95) ? "yes" : "NO"}`).join(", ")}`);
+  console.log(`  cost of the estimators (all-in, chance, baseline): ${(run.estimatorMicros / Math.max(1, run.hands)).toFixed(1)} µs/hand on average, slowest ${(run.slowestMicros / 1000).toFixed(1)} ms`);
+  return {
+    pairing: run.label, matches: raw.matches, hands: run.hands,
+    bbPer100: Object.fromEntries(FIGURES.map((f) => [f, s[f].bbPer100])),
+    ci95: Object.fromEntries(FIGURES.map((f) => [f, s[f].ci95])),
+    widthRatio: { allIn: ratio(s["all-in adjusted"], raw), before: ratio(s["chance-1"], raw), after: ratio(s["baseline-1"], raw) },
+    matchesForVerdict: run.selfPlay ? null : Object.fromEntries(FIGURES.map((f) => [f, verdictMatches(s[f])])),
+    correctionCi95: { before: terms["chance-1"].ci95, after: terms["baseline-1"].ci95 },
+    microsPerHand: Number((run.estimatorMicros / Math.max(1, run.hands)).toFixed(1)),
+  };
+}
