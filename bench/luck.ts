@@ -19,9 +19,8 @@ import { loadPlayers, playLocalMatch } from "../src/cli/local-match";
 import { closeLocalSandbox } from "../src/cli/hosted";
 import { decisionView, STRATEGIES } from "../src/modules/bots/built-ins";
 import type { BuiltInStrategy } from "../src/modules/bots/model";
-import { decksOf } from "../src/modules/match-host/recorded-hands";
+import { decksOfSeededMatch } from "../src/cli/eval-runner";
 import { BASELINE_WEIGHT } from "../src/modules/ratings/estimator";
-import { seededDeckSecret } from "../src/poker/fair-deck";
 import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
 import { storedHandOf, type StoredHand } from "../src/poker/hand-record";
 import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
@@ -74,18 +73,9 @@ async function playLocalPairing(label: string, specs: [string, string], matches:
     const seats = m % 2 === 0 ? [players[0], players[1]] : [players[1], players[0]];
     const seed = `${SEED}:${label}:${m}`;
     const result = await playLocalMatch(seats, { seed, hands: HANDS, timeoutMs: 10_000, buyIn: BUY_IN, smallBlind: SMALL_BLIND, bigBlind: BIG_BLIND, duplicate: true });
-    const deal = { matchId: seed, smallBlind: SMALL_BLIND, bigBlind: BIG_BLIND, legacyDuplicate: false, deckSecret: seededDeckSecret(seed), seatBots: [] };
-    // Each copy is its own run of hand numbers; the decks are the seed's (both copies deal the same).
-    const copies = splitCopies(result.histories);
-    addMatch(run, players[0].name, result.histories, copies.flatMap((hands) => decksOf(deal, hands)));
+    addMatch(run, players[0].name, result.histories, decksOfSeededMatch(seed, result.histories));
   }
   return run;
-}
-
-/** A duplicate pair's histories, copy 1's then copy 2's, each numbered from 1: split where the numbering restarts. */
-function splitCopies(histories: StoredHand[]): StoredHand[][] {
-  const at = histories.findIndex((hand, i) => i > 0 && hand.handNumber <= histories[i - 1].handNumber);
-  return at < 0 ? [histories] : [histories.slice(0, at), histories.slice(at)];
 }
 
 const DEFAULT_PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy]> = [

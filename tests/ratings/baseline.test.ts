@@ -149,3 +149,19 @@ describe("baseline-1 in the ratings", () => {
     expect(decksOf({ ...deal, deckSecret: null }, hands).every((d) => d === null)).toBe(true);
   });
 });
+
+describe("cli eval's matches", () => {
+  test("a seeded duplicate pair played locally has every hand's deck (both copies), so eval's adjusted figure is baseline-1", async () => {
+    const { loadPlayers, playLocalMatch } = await import("../../src/cli/local-match.ts");
+    const { decksOfSeededMatch } = await import("../../src/cli/eval-runner.ts");
+    const players = await loadPlayers(["tight", "caller"], process.cwd());
+    const result = await playLocalMatch(players, { seed: "eval decks", hands: 30, timeoutMs: 5000, buyIn: 1000, smallBlind: 5, bigBlind: 10, duplicate: true });
+    const decks = decksOfSeededMatch("eval decks", result.histories);
+    expect(result.histories.length).toBeGreaterThan(30);
+    expect(decks).toHaveLength(result.histories.length);
+    expect(decks.every((deck) => deck !== null)).toBe(true);
+    expect(ratedMatchOf(players.map((p) => p.name), result.histories, decks).estimator).toBe("baseline-1");
+    // Another seed's decks do not deal these cards.
+    expect(decksOfSeededMatch("another seed", result.histories).every((deck) => deck === null)).toBe(true);
+  });
+});
