@@ -57,8 +57,10 @@ try {
   const audit = await auditLedger(database.db);
   console.log(`${played.length} matches, ${hands} hands (histories written) in ${seconds.toFixed(2)} s`);
   console.log(`audit: ${audit.ok ? "clean" : audit.problems.join("; ")}`);
-  console.log(`ratings: every rated match applied ${ratingsLagSeconds.toFixed(2)} s after the last match record`);
-  console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds), ratingsLagSeconds: Number(ratingsLagSeconds.toFixed(3)) }));
+  const worker = ratingsApplier.workerCost();
+  const workerMsPerHand = worker.hands > 0 ? worker.ms / worker.hands : 0;
+  console.log(`ratings: every rated match applied ${ratingsLagSeconds.toFixed(2)} s after the last match record; the worker spent ${workerMsPerHand.toFixed(3)} ms per rated hand (${worker.hands} hands, off the event loop)`);
+  console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds), ratingsLagSeconds: Number(ratingsLagSeconds.toFixed(3)), workerMsPerHand: Number(workerMsPerHand.toFixed(3)) }));
 } finally {
   await host.shutdown();
   await ratingsApplier.stop();

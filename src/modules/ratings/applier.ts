@@ -51,6 +51,11 @@ export class RatingsApplier {
     return this.running ?? Promise.resolve();
   }
 
+  /** The worker thread's computing so far: milliseconds and hands (bench:e2e prints the cost per hand). */
+  workerCost(): { ms: number; hands: number } {
+    return { ms: this.luck.computeMs, hands: this.luck.handsComputed };
+  }
+
   /** No pass starts any more; the one in progress finishes; the worker thread ends. */
   async stop(): Promise<void> {
     this.stopped = true;
