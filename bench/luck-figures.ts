@@ -3,14 +3,41 @@
  * for its first player, from each hand's results as the ratings compute them (luck.ts
  * `adjustedHandResults`), and the report of widths, bias checks and cost.
  */
+import { categoryIndex, evaluateCards } from "@poker-bots/core/evaluator";
 import { summarize, type MatchSample, type RateSummary } from "../src/cli/evaluation";
+import { startingHandScore } from "../src/modules/bots/built-ins";
 import { adjustedHandResults, type BotHandResult } from "../src/modules/ratings/luck";
+import { baselineTerms, type ReferencePolicy } from "../src/poker/baseline";
 import type { StoredHand } from "../src/poker/hand-record";
 
-/** The figures compared, in the order printed: today's (chance-1) is "before", baseline-1 "after". */
-export const FIGURES = ["raw", "all-in adjusted", "chance-1", "baseline-1"] as const;
+/**
+ * The black-box check: a reference none of the bench's bots plays (looser than tight: calls more
+ * preflop, bets half the pot with one pair), so no pairing's own policy flatters it. Its weight,
+ * 0.15, was fixed on the exploration seeds (least squares 0.06–0.22 over five pairings).
+ */
+const OUTSIDE_WEIGHT = 0.15;
+const OUTSIDE_REFERENCE: ReferencePolicy = (state, legal) => {
+  const p = state.actor, hole = [state.holeCards[2 * p], state.holeCards[2 * p + 1]];
+  let pot = 0;
+  for (const c of state.contributions) pot += c;
+  const passive = legal.canCheck ? ({ type: "check" } as const) : ({ type: "call" } as const);
+  const give = legal.canCheck ? ({ type: "check" } as const) : ({ type: "fold" } as const);
+  const raiseTo = (x: number) => ({ type: "raise" as const, amount: Math.max(legal.minRaiseTo, Math.min(legal.maxRaiseTo, Math.floor(x))) });
+  if (state.board.length === 0) {
+    const score = startingHandScore(hole[0], hole[1]);
+    if (score >= 9) return legal.canRaise ? raiseTo(Math.max(legal.minRaiseTo, 3 * state.config.bigBlind)) : passive;
+    return score >= 5 && legal.callAmount <= 4 * state.config.bigBlind ? passive : give;
+  }
+  const category = categoryIndex(evaluateCards([...hole, ...state.board]));
+  if (category >= 2) return legal.canRaise ? raiseTo(legal.minRaiseTo + pot) : passive;
+  if (category === 1) return legal.canCheck && legal.canRaise ? raiseTo(legal.minRaiseTo + pot / 2) : legal.callAmount <= pot ? passive : give;
+  return give;
+};
+
+/** The figures compared, in the order printed: today's (chance-1) is "before", baseline-1 "after"; the last is the black-box check. */
+export const FIGURES = ["raw", "all-in adjusted", "chance-1", "baseline-1", "outside reference"] as const;
 type Figure = (typeof FIGURES)[number];
-const pick: Record<Figure, (r: BotHandResult) => number> = {
+const pick: Record<Exclude<Figure, "outside reference">, (r: BotHandResult) => number> = {
   raw: (r) => r.rawBb,
   "all-in adjusted": (r) => r.adjustedBb,
   "chance-1": (r) => r.correctedBb,
@@ -40,13 +67,16 @@ export function addMatch(run: PairingRun, botId: string, hands: StoredHand[], de
   hands.forEach((hand, i) => {
     const started = performance.now();
     const results = adjustedHandResults(hand, decks[i] ?? null);
-    const micros = (performance.now() - started) * 1000;
+    const micros = (performance.now() - started) * 1000; // the ratings' own computation (the check below is the bench's)
     run.estimatorMicros += micros;
     run.slowestMicros = Math.max(run.slowestMicros, micros);
     if (decks[i] == null) run.handsWithoutDeck++;
-    const mine = results.find((r) => r.botId === botId);
-    if (!mine) throw new Error(`${botId} did not play hand ${hand.handNumber}`);
-    for (const f of FIGURES) sums[f] += pick[f](mine);
+    const p = results.findIndex((r) => r.botId === botId);
+    if (p < 0) throw new Error(`${botId} did not play hand ${hand.handNumber}`);
+    for (const f of FIGURES) if (f !== "outside reference") sums[f] += pick[f](results[p]);
+    const deck = decks[i] ?? null;
+    const outside = deck === null ? 0 : baselineTerms(hand, deck, OUTSIDE_REFERENCE)[p] / hand.bigBlind;
+    sums["outside reference"] += results[p].correctedBb - OUTSIDE_WEIGHT * outside;
   });
   run.hands += hands.length;
   for (const f of FIGURES) run.samples[f].push({ bigBlinds: sums[f], hands: hands.length });
@@ -66,7 +96,7 @@ export function report(run: PairingRun) {
   const raw = s.raw;
   console.log(`\n${run.label}: ${raw.matches} matches, ${run.hands} hands${run.handsWithoutDeck ? ` (${run.handsWithoutDeck} without a deck: no baseline)` : ""}; first player's bb/100, 95 % interval by match:`);
   for (const f of FIGURES) {
-    const line = `  ${f.padEnd(16)} ${s[f].bbPer100.toFixed(2).padStart(8)} ${interval(s[f].ci95).padEnd(20)}`;
+    const line = `  ${f.padEnd(17)} ${s[f].bbPer100.toFixed(2).padStart(8)} ${interval(s[f].ci95).padEnd(20)}`;
     console.log(f === "raw" ? line : `${line} width / raw ${ratio(s[f], raw).toFixed(3)}${run.selfPlay ? "" : `   matches for a verdict ${verdictMatches(s[f])}`}`);
   }
   const terms = { "chance-1": summarize(run.correction["chance-1"]), "baseline-1": summarize(run.correction["baseline-1"]) };

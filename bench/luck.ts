@@ -97,7 +97,7 @@ const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy]> = process.env.LUCK_PAI
 
 const began = performance.now();
 console.log(
-  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight)`,
+  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); the outside reference: a policy none of these bots plays, weight 0.15`,
 );
 const figures = PAIRINGS.map(([a, b]) => report(playPairing(a, b, a === b)));
 if (LOCAL_MATCHES > 0) figures.push(report(await playLocalPairing("equity-bot vs tight", ["./examples/equity-bot.ts", "tight"], LOCAL_MATCHES)));
