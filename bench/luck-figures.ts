@@ -61,9 +61,10 @@ export function newRun(label: string, selfPlay: boolean): PairingRun {
   return { label, selfPlay, samples, correction: { "chance-1": [], "baseline-1": [] }, hands: 0, handsWithoutDeck: 0, estimatorMicros: 0, slowestMicros: 0 };
 }
 
-/** A played match's hands (with their decks) counted for the player `botId`. */
+/** A played match's hands (with their decks) counted for the player `botId`, over the hands it played (six-max: until it busts). */
 export function addMatch(run: PairingRun, botId: string, hands: StoredHand[], decks: Array<readonly number[] | null>): void {
   const sums = Object.fromEntries(FIGURES.map((f) => [f, 0])) as Record<Figure, number>;
+  let played = 0;
   hands.forEach((hand, i) => {
     const started = performance.now();
     const results = adjustedHandResults(hand, decks[i] ?? null);
@@ -72,16 +73,18 @@ export function addMatch(run: PairingRun, botId: string, hands: StoredHand[], de
     run.slowestMicros = Math.max(run.slowestMicros, micros);
     if (decks[i] == null) run.handsWithoutDeck++;
     const p = results.findIndex((r) => r.botId === botId);
-    if (p < 0) throw new Error(`${botId} did not play hand ${hand.handNumber}`);
+    if (p < 0) return;
+    played++;
     for (const f of FIGURES) if (f !== "outside reference") sums[f] += pick[f](results[p]);
     const deck = decks[i] ?? null;
     const outside = deck === null ? 0 : baselineTerms(hand, deck, OUTSIDE_REFERENCE)[p] / hand.bigBlind;
     sums["outside reference"] += results[p].correctedBb - OUTSIDE_WEIGHT * outside;
   });
-  run.hands += hands.length;
-  for (const f of FIGURES) run.samples[f].push({ bigBlinds: sums[f], hands: hands.length });
-  run.correction["chance-1"].push({ bigBlinds: sums["chance-1"] - sums.raw, hands: hands.length });
-  run.correction["baseline-1"].push({ bigBlinds: sums["baseline-1"] - sums.raw, hands: hands.length });
+  if (played === 0) throw new Error(`${botId} played none of the match's hands`);
+  run.hands += played;
+  for (const f of FIGURES) run.samples[f].push({ bigBlinds: sums[f], hands: played });
+  run.correction["chance-1"].push({ bigBlinds: sums["chance-1"] - sums.raw, hands: played });
+  run.correction["baseline-1"].push({ bigBlinds: sums["baseline-1"] - sums.raw, hands: played });
 }
 
 const width = (ci: [number, number] | null) => (ci === null ? NaN : ci[1] - ci[0]);

@@ -10,8 +10,9 @@
  * interval (unbiased in fact: 0 inside), and what the estimators cost per hand. Figures only, no
  * assertions (tests hold those).
  *
- * LUCK_MATCHES (default 2000) per built-in pairing; LUCK_LOCAL_MATCHES (default 200) equity vs
- * tight; LUCK_HOSTED_MATCHES (default 30) hosted pairs; LUCK_SEED varies the seeds; LUCK_PAIRINGS
+ * LUCK_MATCHES (default 2000) per built-in pairing; LUCK_SIX_MAX_MATCHES (default 300) six-max
+ * freezeouts (blinds doubling every 20 hands); LUCK_LOCAL_MATCHES (default 200) equity vs tight;
+ * LUCK_HOSTED_MATCHES (default 30) hosted pairs; LUCK_SEED varies the seeds; LUCK_PAIRINGS
  * picks the built-in pairings (`none`: only the others).
  */
 import { seededRng, shuffleDeck } from "@poker-bots/core/rng";
@@ -25,28 +26,35 @@ import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
 import { storedHandOf, type StoredHand } from "../src/poker/hand-record";
 import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
 import { LUCK_WEIGHT } from "../src/poker/chance-correction";
+import { cardsDealtAtMost } from "../src/poker/start-validation";
 import { addMatch, newRun, report, type PairingRun } from "./luck-figures";
 
 const MATCHES = Number(process.env.LUCK_MATCHES ?? 2000);
 const LOCAL_MATCHES = Number(process.env.LUCK_LOCAL_MATCHES ?? 200);
 const HOSTED_MATCHES = Number(process.env.LUCK_HOSTED_MATCHES ?? 30);
+const SIX_MAX_MATCHES = Number(process.env.LUCK_SIX_MAX_MATCHES ?? 300);
 const SEED = process.env.LUCK_SEED ?? "bench:luck";
 const HANDS = 100, BUY_IN = 1000, SMALL_BLIND = 5, BIG_BLIND = 10;
 
-/** One in-process match: `first` sits at seat `firstSeat`; counted for `first`. */
-function playMatch(first: BuiltInStrategy, second: BuiltInStrategy, firstSeat: number, seed: string, run: PairingRun): void {
+/**
+ * One in-process match: lineup[i] sits at seat (i + shift) mod n, the blinds of hand h are
+ * `blindsAt(h)` (a freezeout's rise); counted for lineup[0].
+ */
+function playMatch(lineup: BuiltInStrategy[], shift: number, seed: string, run: PairingRun, blindsAt: (played: number) => number = () => 1): void {
   const rng = seededRng(seed);
-  const strategyAt = firstSeat === 0 ? [STRATEGIES[first], STRATEGIES[second]] : [STRATEGIES[second], STRATEGIES[first]];
-  const names = firstSeat === 0 ? ["first", "second"] : ["second", "first"];
-  let stacks = [BUY_IN, BUY_IN];
+  const n = lineup.length;
+  const strategyAt = lineup.map((_, seat) => STRATEGIES[lineup[(seat - shift + n) % n]]);
+  const names = lineup.map((_, seat) => ((seat - shift + n) % n === 0 ? "first" : `other${seat}`));
+  let stacks = lineup.map(() => BUY_IN);
   let button: number | null = null;
   const hands: StoredHand[] = [], decks: number[][] = [];
   for (let played = 0; !matchStatus(stacks, played, HANDS).over; played++) {
     button = nextButton(stacks, button);
-    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND, bigBlind: BIG_BLIND, deck: shuffleDeck(rng, 12) });
+    const level = blindsAt(played);
+    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND * level, bigBlind: BIG_BLIND * level, deck: shuffleDeck(rng, cardsDealtAtMost(n)) });
     while (!state.finished) {
       const action = strategyAt[state.seats[state.actor]](decisionView(state, legalActions(state)!), rng);
-      if (!applyActionInPlace(state, action).ok) throw new Error(`${first} vs ${second}: illegal ${JSON.stringify(action)}`);
+      if (!applyActionInPlace(state, action).ok) throw new Error(`${lineup.join(" vs ")}: illegal ${JSON.stringify(action)}`);
     }
     hands.push(storedHandOf(played + 1, state, (p) => names[state.seats[p]]));
     decks.push(state.deck);
@@ -58,7 +66,15 @@ function playMatch(first: BuiltInStrategy, second: BuiltInStrategy, firstSeat: n
 function playPairing(first: BuiltInStrategy, second: BuiltInStrategy, selfPlay: boolean): PairingRun {
   const run = newRun(`${first} vs ${second}${selfPlay ? " (identical bots)" : ""}`, selfPlay);
   // Seat order alternates by match, as `cli eval` does, so neither strategy keeps a seat's edge.
-  for (let m = 0; m < MATCHES; m++) playMatch(first, second, m % 2, `${SEED}:${first}-${second}:${m}`, run);
+  for (let m = 0; m < MATCHES; m++) playMatch([first, second], m % 2, `${SEED}:${first}-${second}:${m}`, run);
+  return run;
+}
+
+/** Six-max freezeouts: tight against caller, random, tight, caller, random, the blinds doubling every 20 hands; tight's seat turns by match. */
+const SIX_MAX: BuiltInStrategy[] = ["tight", "caller", "random", "tight", "caller", "random"];
+function playSixMax(matches: number): PairingRun {
+  const run = newRun("six-max freezeout: tight vs caller, random, tight, caller, random", false);
+  for (let m = 0; m < matches; m++) playMatch(SIX_MAX, m % 6, `${SEED}:six-max:${m}`, run, (played) => 2 ** Math.floor(played / 20));
   return run;
 }
 
@@ -97,9 +113,10 @@ const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy]> = process.env.LUCK_PAI
 
 const began = performance.now();
 console.log(
-  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); the outside reference: a policy none of these bots plays, weight 0.15`,
+  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${SIX_MAX_MATCHES} six-max freezeouts, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); the outside reference: a policy none of these bots plays, weight 0.15`,
 );
 const figures = PAIRINGS.map(([a, b]) => report(playPairing(a, b, a === b)));
+if (SIX_MAX_MATCHES > 0) figures.push(report(playSixMax(SIX_MAX_MATCHES)));
 if (LOCAL_MATCHES > 0) figures.push(report(await playLocalPairing("equity-bot vs tight", ["./examples/equity-bot.ts", "tight"], LOCAL_MATCHES)));
 if (HOSTED_MATCHES > 0) {
   figures.push(report(await playLocalPairing("hosted equity-bot vs hosted starter-bot", ["hosted:./examples/equity-bot.ts", "hosted:./examples/starter-bot.ts"], HOSTED_MATCHES)));
