@@ -6,7 +6,7 @@
  * tight, and two hosted bots in their sandboxes (a duplicate ladder pairing). Every hand's figures
  * come from the ratings' own code (luck.ts `adjustedHandResults`, with the hand's deck); the 95 %
  * interval is `cli eval`'s (matches as samples). Printed per pairing: width ÷ raw before (chance-1)
- * and after (baseline-1), the matches a verdict needs, the correction term's own mean with its
+ * and after (aivat-1; baseline-1 beside it), the matches a verdict needs, the correction term's own mean with its
  * interval (unbiased in fact: 0 inside), and what the estimators cost per hand. Figures only, no
  * assertions (tests hold those).
  *
@@ -15,7 +15,7 @@
  * LUCK_HOSTED_MATCHES (default 30) hosted pairs; LUCK_SEED varies the seeds; LUCK_PAIRINGS
  * picks the built-in pairings (`none`: only the others).
  */
-import { seededRng, shuffleDeck } from "@poker-bots/core/rng";
+import { seededRng, shuffleDeck, uniformInt } from "@poker-bots/core/rng";
 import { loadPlayers, playLocalMatch } from "../src/cli/local-match";
 import { closeLocalSandbox } from "../src/cli/hosted";
 import { decisionView, STRATEGIES } from "../src/modules/bots/built-ins";
@@ -26,6 +26,7 @@ import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
 import { storedHandOf, type StoredHand } from "../src/poker/hand-record";
 import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
 import { LUCK_WEIGHT } from "../src/poker/chance-correction";
+import { FLOP_ALTERNATIVES, FLOP_WEIGHT } from "../src/poker/flop-luck";
 import { cardsDealtAtMost } from "../src/poker/start-validation";
 import { addMatch, newRun, report, type PairingRun } from "./luck-figures";
 
@@ -41,7 +42,7 @@ const HANDS = 100, BUY_IN = 1000, SMALL_BLIND = 5, BIG_BLIND = 10;
  * `blindsAt(h)` (a freezeout's rise); counted for lineup[0].
  */
 function playMatch(lineup: BuiltInStrategy[], shift: number, seed: string, run: PairingRun, blindsAt: (played: number) => number = () => 1): void {
-  const rng = seededRng(seed);
+  const rng = seededRng(seed), rest = seededRng(`${seed}:rest of the deck`);
   const n = lineup.length;
   const strategyAt = lineup.map((_, seat) => STRATEGIES[lineup[(seat - shift + n) % n]]);
   const names = lineup.map((_, seat) => ((seat - shift + n) % n === 0 ? "first" : `other${seat}`));
@@ -51,16 +52,28 @@ function playMatch(lineup: BuiltInStrategy[], shift: number, seed: string, run: 
   for (let played = 0; !matchStatus(stacks, played, HANDS).over; played++) {
     button = nextButton(stacks, button);
     const level = blindsAt(played);
-    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND * level, bigBlind: BIG_BLIND * level, deck: shuffleDeck(rng, cardsDealtAtMost(n)) });
+    // The cards a hand can deal come from the match's stream, as always (same seeds, same play); the
+    // rest of the deck (the flop's alternatives read it) is shuffled uniformly by a stream of its own.
+    const deck = wholeDeck(shuffleDeck(rng, cardsDealtAtMost(n)), cardsDealtAtMost(n), rest);
+    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND * level, bigBlind: BIG_BLIND * level, deck });
     while (!state.finished) {
       const action = strategyAt[state.seats[state.actor]](decisionView(state, legalActions(state)!), rng);
       if (!applyActionInPlace(state, action).ok) throw new Error(`${lineup.join(" vs ")}: illegal ${JSON.stringify(action)}`);
     }
     hands.push(storedHandOf(played + 1, state, (p) => names[state.seats[p]]));
-    decks.push(state.deck);
+    decks.push(deck);
     stacks = stacksAfterHand(stacks, state.seats, state.result!.stacks);
   }
   addMatch(run, "first", hands, decks);
+}
+
+/** The deck with its cards past `dealt` in uniformly random order (Fisher–Yates on that tail). */
+function wholeDeck(deck: number[], dealt: number, rng: ReturnType<typeof seededRng>): number[] {
+  for (let i = deck.length - 1; i > dealt; i--) {
+    const j = dealt + uniformInt(rng, i - dealt + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
 }
 
 function playPairing(first: BuiltInStrategy, second: BuiltInStrategy, selfPlay: boolean): PairingRun {
@@ -113,7 +126,7 @@ const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy]> = process.env.LUCK_PAI
 
 const began = performance.now();
 console.log(
-  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${SIX_MAX_MATCHES} six-max freezeouts, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); the outside reference: a policy none of these bots plays, weight 0.15`,
+  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${SIX_MAX_MATCHES} six-max freezeouts, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); aivat-1 adds the flop's luck (weight ${FLOP_WEIGHT}, ${FLOP_ALTERNATIVES} alternative flops); the outside reference: aivat-1 with a reference none of these bots plays, weight 0.15`,
 );
 const figures = PAIRINGS.map(([a, b]) => report(playPairing(a, b, a === b)));
 if (SIX_MAX_MATCHES > 0) figures.push(report(playSixMax(SIX_MAX_MATCHES)));

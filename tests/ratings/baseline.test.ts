@@ -112,31 +112,35 @@ function seededMatch(secret: string, hands: number): StoredHand[] {
   return stored;
 }
 
-describe("baseline-1 in the ratings", () => {
+describe("the estimator in the ratings", () => {
   const secret = seededDeckSecret("baseline ratings");
   const hands = seededMatch(secret, 40);
   const deal = { matchId: "m", smallBlind: 5, bigBlind: 10, legacyDuplicate: false, deckSecret: secret, seatBots: ["bot_t", "bot_c"] };
 
-  test("each hand's figure is the chance-corrected one minus the weighted baseline; with no deck it is the chance-corrected one", () => {
+  test("each hand's figure is the chance-corrected one minus the weighted baseline (baseline-1) minus the flop's luck (aivat-1); with no deck it is the chance-corrected one", () => {
     const decks = decksOf(deal, hands);
-    expect(decks.every((d) => d !== null)).toBe(true);
-    let moved = 0;
+    expect(decks.every((d) => d !== null && d.length === 52)).toBe(true);
+    let moved = 0, flops = 0;
     hands.forEach((hand, i) => {
       for (const r of adjustedHandResults(hand, decks[i])) {
-        expect(r.estimatedBb).toBeCloseTo(r.correctedBb - BASELINE_WEIGHT * r.baselineBb!, 12);
+        expect(r.baselineAdjustedBb).toBeCloseTo(r.correctedBb - BASELINE_WEIGHT * r.baselineBb!, 12);
+        expect(r.estimatedBb).toBeCloseTo(r.baselineAdjustedBb - r.flopLuckBb!, 12);
         if (r.baselineBb !== 0) moved++;
+        if (r.flopLuckBb !== 0) flops++;
       }
-      for (const r of adjustedHandResults(hand, null)) expect([r.baselineBb, r.estimatedBb]).toEqual([null, r.correctedBb]);
+      for (const r of adjustedHandResults(hand, null)) expect([r.baselineBb, r.flopLuckBb, r.estimatedBb]).toEqual([null, null, r.correctedBb]);
     });
     expect(moved).toBeGreaterThan(10);
+    expect(flops).toBeGreaterThan(5);
   });
 
-  test("a match is rated by baseline-1 only when every hand's deck is known, else by chance-1; raw sums agree", () => {
+  test("a match is rated by aivat-1 only when every hand's whole deck is known, else by chance-1; raw sums agree", () => {
     const decks = decksOf(deal, hands);
     const withDecks = ratedMatchOf(["bot_t", "bot_c"], hands, decks);
     const without = ratedMatchOf(["bot_t", "bot_c"], hands);
     const oneMissing = ratedMatchOf(["bot_t", "bot_c"], hands, decks.map((d, i) => (i === 3 ? null : d)));
-    expect([withDecks.estimator, without.estimator, oneMissing.estimator]).toEqual(["baseline-1", "chance-1", "chance-1"]);
+    const short = ratedMatchOf(["bot_t", "bot_c"], hands, decks.map((d) => d!.slice(0, 12)));
+    expect([withDecks.estimator, without.estimator, oneMissing.estimator, short.estimator]).toEqual(["aivat-1", "chance-1", "chance-1", "chance-1"]);
     expect(oneMissing.results).toEqual(without.results);
     expect(withDecks.results.map((r) => r.hands.sumBb)).toEqual(without.results.map((r) => r.hands.sumBb));
     expect(withDecks.results[0].hands.sumAdjustedBb).not.toBe(without.results[0].hands.sumAdjustedBb);
@@ -151,7 +155,7 @@ describe("baseline-1 in the ratings", () => {
 });
 
 describe("cli eval's matches", () => {
-  test("a seeded duplicate pair played locally has every hand's deck (both copies), so eval's adjusted figure is baseline-1", async () => {
+  test("a seeded duplicate pair played locally has every hand's deck (both copies), so eval's adjusted figure is aivat-1", async () => {
     const { loadPlayers, playLocalMatch } = await import("../../src/cli/local-match.ts");
     const { decksOfSeededMatch } = await import("../../src/cli/eval-runner.ts");
     const players = await loadPlayers(["tight", "caller"], process.cwd());
@@ -160,7 +164,7 @@ describe("cli eval's matches", () => {
     expect(result.histories.length).toBeGreaterThan(30);
     expect(decks).toHaveLength(result.histories.length);
     expect(decks.every((deck) => deck !== null)).toBe(true);
-    expect(ratedMatchOf(players.map((p) => p.name), result.histories, decks).estimator).toBe("baseline-1");
+    expect(ratedMatchOf(players.map((p) => p.name), result.histories, decks).estimator).toBe("aivat-1");
     // Another seed's decks do not deal these cards.
     expect(decksOfSeededMatch("another seed", result.histories).every((deck) => deck === null)).toBe(true);
   });

@@ -8,7 +8,6 @@ import { fairDeck } from "../../poker/fair-deck";
 import { decodeChunk, type ChunkFormat, type DecodeContext } from "../../poker/hand-codec";
 import type { StoredHand } from "../../poker/hand-record";
 import { dealOfHand } from "./deals";
-import { cardsDealtAtMost } from "../../poker/start-validation";
 
 /** What decoding a match's hands needs of the match: its blinds, its bots by seat, how its decks are dealt. */
 export interface MatchDeal {
@@ -100,15 +99,17 @@ export function decodeParts(parts: StoredMatchPart[]): StoredHand[] {
 }
 
 /**
- * The whole deck each hand was dealt from, board cards never dealt included (the ratings' baseline
- * replays the deal: src/poker/baseline.ts), or null for every hand of a match recorded without a
+ * The whole deck (52 cards) each hand was dealt from, board cards never dealt included (the ratings'
+ * baseline replays the deal: src/poker/baseline.ts; the flop's luck reads past it:
+ * src/poker/flop-luck.ts), or null for every hand of a match recorded without a
  * deck secret. A deck that does not give the history's hole cards (a record older than its secret)
  * leaves the whole part without decks.
  */
 export function decksOf(deal: MatchDeal, hands: StoredHand[]): Array<number[] | null> {
   const { deckSecret } = deal;
   if (deckSecret === null) return hands.map(() => null);
-  const decks = hands.map((hand) => fairDeck(deckSecret, dealOfHand(hand.handNumber, deal.legacyDuplicate), cardsDealtAtMost(hand.players.length)));
+  // All 52 cards: the flop's luck reads alternative flops past what a hand deals (poker/flop-luck.ts).
+  const decks = hands.map((hand) => fairDeck(deckSecret, dealOfHand(hand.handNumber, deal.legacyDuplicate)));
   return hands.every((hand, i) => dealtFrom(hand, decks[i])) ? decks : hands.map(() => null);
 }
 

@@ -5,21 +5,25 @@
  *
  *   chance-1    all-in adjusted and chance corrected (issue 26: src/poker/chance-correction.ts)
  *   baseline-1  chance-1 − BASELINE_WEIGHT · the baseline of the reference (src/poker/baseline.ts)
+ *   aivat-1     baseline-1 − the flop's luck (src/poker/flop-luck.ts): chance terms at the deal (the
+ *               baseline's rotations), the flop, the turn and the river; no action terms
+ *               (docs/RATINGS.md says why)
  *
  * Every term taken out has mean zero given everything before its chance event, so any fixed
  * combination keeps the raw figure's expectation. The reference and the weight are fixed here, with
  * the version: changing either is a new estimator name (and a `ratings:rebuild`).
  */
 import { baselineTerms, type ReferencePolicy } from "../../poker/baseline";
+import { flopLuck } from "../../poker/flop-luck";
 import type { StoredHand } from "../../poker/hand-record";
 import { decisionView, STRATEGIES } from "../bots/built-ins";
 import { seededRng } from "@poker-bots/core/rng";
 
-export const ESTIMATORS = ["chance-1", "baseline-1"] as const;
+export const ESTIMATORS = ["chance-1", "baseline-1", "aivat-1"] as const;
 export type EstimatorName = (typeof ESTIMATORS)[number];
 
-/** The estimator the applier and the rebuild use now. */
-export const CURRENT_ESTIMATOR: EstimatorName = "baseline-1";
+/** The estimator the applier and the rebuild use now (for a match whose decks are known; chance-1 otherwise). */
+export const CURRENT_ESTIMATOR: EstimatorName = "aivat-1";
 
 /**
  * The reference: the house's `tight` built-in (deterministic: its draws never matter, a fixed
@@ -43,4 +47,9 @@ export const BASELINE_WEIGHT = 0.25;
  */
 export function handBaseline(hand: StoredHand, deck: readonly number[] | null): number[] | null {
   return deck === null ? null : baselineTerms(hand, deck, REFERENCE_POLICY);
+}
+
+/** Each player's flop luck (chips, history order; flop-luck.ts), or null without the hand's whole deck. */
+export function handFlopLuck(hand: StoredHand, deck: readonly number[] | null): number[] | null {
+  return deck === null ? null : flopLuck(hand, deck);
 }

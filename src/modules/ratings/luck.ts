@@ -1,13 +1,13 @@
 /**
  * Per-bot results of one stored hand in big blinds: as dealt (raw), with the all-in adjustment
  * (src/poker/all-in-equity.ts), chance-corrected as well (src/poker/chance-correction.ts), and the
- * current estimator's figure (estimator.ts: the reference's baseline taken out too); see
+ * current estimator's figure (estimator.ts: the reference's baseline and the flop's luck taken out too); see
  * docs/RATINGS.md. The ratings fold these into bb/100 and its interval; every figure but the raw one
  * is an expectation (fractional big blinds), never a payout.
  */
 import { chanceCorrectedResults } from "../../poker/chance-correction";
 import type { StoredHand } from "../match-host/hand-history";
-import { BASELINE_WEIGHT, CURRENT_ESTIMATOR, handBaseline, type EstimatorName } from "./estimator";
+import { BASELINE_WEIGHT, CURRENT_ESTIMATOR, handBaseline, handFlopLuck, type EstimatorName } from "./estimator";
 import { addHandResult, noHands, type HandResults, type MatchResult } from "./skill";
 
 export interface BotHandResult {
@@ -18,7 +18,11 @@ export interface BotHandResult {
   correctedBb: number;
   /** The reference's baseline for this player (src/poker/baseline.ts), null without the hand's deck. */
   baselineBb: number | null;
-  /** The figure the ratings use: correctedBb − BASELINE_WEIGHT · baselineBb (baseline-1), or correctedBb without a deck (chance-1). */
+  /** baseline-1: correctedBb − BASELINE_WEIGHT · baselineBb; correctedBb without a deck. */
+  baselineAdjustedBb: number;
+  /** The flop's luck for this player, weighted (src/poker/flop-luck.ts), null without the hand's whole deck. */
+  flopLuckBb: number | null;
+  /** The figure the ratings use (aivat-1): baselineAdjustedBb − flopLuckBb; correctedBb without a deck (chance-1). */
   estimatedBb: number;
 }
 
@@ -26,16 +30,21 @@ export interface BotHandResult {
 export function adjustedHandResults(hand: StoredHand, deck: readonly number[] | null = null): BotHandResult[] {
   const results = chanceCorrectedResults(hand);
   const baseline = handBaseline(hand, deck);
+  const flop = handFlopLuck(hand, deck);
   return hand.players.map((player, i) => {
     const correctedBb = results[i].corrected / hand.bigBlind;
     const baselineBb = baseline === null ? null : baseline[i] / hand.bigBlind;
+    const baselineAdjustedBb = baselineBb === null ? correctedBb : correctedBb - BASELINE_WEIGHT * baselineBb;
+    const flopLuckBb = flop === null ? null : flop[i] / hand.bigBlind;
     return {
       botId: player.botId,
       rawBb: results[i].raw / hand.bigBlind,
       adjustedBb: results[i].adjusted / hand.bigBlind,
       correctedBb,
       baselineBb,
-      estimatedBb: baselineBb === null ? correctedBb : correctedBb - BASELINE_WEIGHT * baselineBb,
+      baselineAdjustedBb,
+      flopLuckBb,
+      estimatedBb: baselineBb === null || flopLuckBb === null ? correctedBb : baselineAdjustedBb - flopLuckBb,
     };
   });
 }
@@ -48,13 +57,13 @@ export interface RatedMatch {
 
 /**
  * A match's results per player (in the order given), summed over its hands in hand order: raw and
- * adjusted (the estimator's figure). `decks[i]` is hand i's deck (missing or null: unknown); a match
- * is rated by baseline-1 only when every hand's deck is known, else by chance-1 (a rule on the
- * records, never on the cards). The one computation the live applier (in its worker) and the
+ * adjusted (the estimator's figure). `decks[i]` is hand i's whole deck (missing or null: unknown); a
+ * match is rated by the current estimator only when every hand's deck is known, else by chance-1 (a
+ * rule on the records, never on the cards). The one computation the live applier (in its worker) and the
  * rebuild share, so both give bit-identical sums.
  */
 export function ratedMatchOf(botIds: string[], hands: StoredHand[], decks: ReadonlyArray<readonly number[] | null> = []): RatedMatch {
-  const withDecks = hands.length > 0 && hands.every((_, i) => (decks[i] ?? null) !== null);
+  const withDecks = hands.length > 0 && hands.every((hand, i) => (decks[i] ?? null) !== null && decks[i]!.length === 52);
   const results = new Map<string, HandResults>(botIds.map((botId) => [botId, noHands()]));
   hands.forEach((hand, i) => {
     for (const { botId, rawBb, correctedBb, estimatedBb } of adjustedHandResults(hand, withDecks ? decks[i] : null)) {
