@@ -151,7 +151,7 @@ export function botPage({ bot, stats, rating, matches, ladder }: BotPageData, na
   const ratingItems = rating && rating.matchesPlayed > 0
     ? `<div><dt>Rating (μ − 3σ)</dt><dd data-stat="rating">${fixed(rating.rating, 2)}</dd></div><div><dt>μ ± σ</dt><dd>${fixed(rating.mu, 2)} ± ${fixed(rating.sigma, 2)}</dd></div>
 <div><dt>bb/100 (95 %)</dt><dd data-stat="bbPer100">${rateWithInterval(rating.bbPer100, rating.bbPer100Ci95)}</dd></div>
-<div><dt title="the luck the cards dealt taken out (docs/RATINGS.md): all-in adjusted, chance corrected and, with baseline-1, a reference bot's results on the same deals">adjusted bb/100 (95 %)</dt><dd data-stat="bbPer100Adjusted">${rateWithInterval(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)}</dd></div>
+<div><dt title="the luck the cards dealt taken out (docs/RATINGS.md): all-in adjusted, chance corrected and, with aivat-1, a reference bot's results on the same deals and the flop's luck">adjusted bb/100 (95 %)</dt><dd data-stat="bbPer100Adjusted">${rateWithInterval(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)}</dd></div>
 <div><dt title="which estimator took the luck out (docs/RATINGS.md, Estimators)">estimator</dt><dd data-stat="estimator">${escapeHtml(rating.estimator)}</dd></div>`
     : `<div><dt>Rating</dt><dd class="muted">not rated yet</dd></div>`;
   // Oldest first for the chart: net chips after each of the recent matches.
