@@ -54,11 +54,24 @@ try {
   const ratingsLagSeconds = (performance.now() - recorded) / 1000;
   const played = (await matches.list({ limit: 200 })).items;
   const hands = played.reduce((sum, m) => sum + m.handsPlayed, 0);
+  // Idle: one more six-max match alone, once play is over; how long after its record its rating is applied.
+  const alone = await tables.create(developers[0], { maxPlayers: SEATS, maxHands: MAX_HANDS, buyIn: 1000 });
+  for (let s = 0; s < SEATS; s++) {
+    const developerId = developers[(s + 1) % TABLES];
+    const bot = await bots.create(developerId, { name: `alone${s}`, strategy: STRATEGIES[s % STRATEGIES.length] });
+    await tables.join(developerId, alone.tableId, bot.botId);
+  }
+  await host.settled();
+  const aloneRecorded = performance.now();
+  await ratingsApplier.settled();
+  const idleLagSeconds = (performance.now() - aloneRecorded) / 1000;
   const audit = await auditLedger(database.db);
   console.log(`${played.length} matches, ${hands} hands (histories written) in ${seconds.toFixed(2)} s`);
   console.log(`audit: ${audit.ok ? "clean" : audit.problems.join("; ")}`);
-  console.log(`ratings: every rated match applied ${ratingsLagSeconds.toFixed(2)} s after the last match record`);
-  console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds), ratingsLagSeconds: Number(ratingsLagSeconds.toFixed(3)) }));
+  const worker = ratingsApplier.workerCost();
+  const workerMsPerHand = worker.hands > 0 ? worker.ms / worker.hands : 0;
+  console.log(`ratings: every rated match applied ${ratingsLagSeconds.toFixed(2)} s after the last match record (under load); one match alone afterwards ${idleLagSeconds.toFixed(2)} s (idle); the worker spent ${workerMsPerHand.toFixed(3)} ms per rated hand (${worker.hands} hands, off the event loop)`);
+  console.log(JSON.stringify({ tables: TABLES, hands, seconds: Number(seconds.toFixed(3)), handsPerSec: Math.round(hands / seconds), ratingsLagSeconds: Number(ratingsLagSeconds.toFixed(3)), idleLagSeconds: Number(idleLagSeconds.toFixed(3)), workerMsPerHand: Number(workerMsPerHand.toFixed(3)) }));
 } finally {
   await host.shutdown();
   await ratingsApplier.stop();

@@ -1,159 +1,140 @@
 /**
- * bench:luck (issue 26): how much of a win rate's uncertainty the all-in adjustment removes.
- * Seeded heads-up matches of built-ins (100 hands, 100 big blinds deep, each strategy on each seat
- * in turn) played in-process with the engine; from each hand's history: bb/100 raw and adjusted,
- * and chance-corrected (turn and river luck taken out too), with the 95 % interval the ratings use (hands as samples, skill.ts perHundredHands) and the one `cli eval`
- * uses (matches as samples, evaluation.ts summarize); the bias checks; the matches an eval needs for
- * a 95 % verdict; what the adjustment costs per hand. Figures only, no assertions (tests hold those).
+ * bench:luck (issues 26, 36): how much of a win rate's uncertainty each estimator removes
+ * (docs/RATINGS.md). Seeded heads-up matches of built-ins (100 hands, 100 big blinds deep, each
+ * strategy on each seat in turn) played in-process with the engine, and matches played as `cli eval`
+ * plays them (duplicate pairs through the service's match runner): the equity example bot against
+ * tight, and two hosted bots in their sandboxes (a duplicate ladder pairing). Every hand's figures
+ * come from the ratings' own code (luck.ts `adjustedHandResults`, with the hand's deck); the 95 %
+ * interval is `cli eval`'s (matches as samples). Printed per pairing: width ÷ raw before (chance-1)
+ * and after (aivat-1; baseline-1 beside it), the matches a verdict needs, the correction term's own mean with its
+ * interval (unbiased in fact: 0 inside), and what the estimators cost per hand. Figures only, no
+ * assertions (tests hold those).
  *
- * LUCK_MATCHES (default 2000) per pairing; LUCK_SEED varies the seeds; LUCK_PAIRINGS picks the pairings.
+ * LUCK_MATCHES (default 2000) per built-in pairing; LUCK_SIX_MAX_MATCHES (default 300) six-max
+ * freezeouts (blinds doubling every 20 hands); LUCK_LOCAL_MATCHES (default 200) equity vs tight;
+ * LUCK_HOSTED_MATCHES (default 30) hosted pairs; LUCK_SEED varies the seeds; LUCK_PAIRINGS
+ * picks the built-in pairings (`none`: only the others).
  */
-import { summarize, type MatchSample, type RateSummary } from "../src/cli/evaluation";
-import { LUCK_WEIGHT } from "../src/poker/chance-correction";
-import type { BuiltInStrategy } from "../src/modules/bots/model";
-import { perHundredHands } from "../src/modules/ratings/skill";
+import { seededRng, shuffleDeck, uniformInt } from "@poker-bots/core/rng";
+import { loadPlayers, playLocalMatch } from "../src/cli/local-match";
+import { closeLocalSandbox } from "../src/cli/hosted";
 import { decisionView, STRATEGIES } from "../src/modules/bots/built-ins";
-import { allInAdjustedResults, allInSpot, finishedHandRecord } from "../src/poker/all-in-equity";
-import { streetLuck } from "../src/poker/chance-correction";
+import type { BuiltInStrategy } from "../src/modules/bots/model";
+import { decksOfSeededMatch } from "../src/cli/eval-runner";
+import { BASELINE_WEIGHT } from "../src/modules/ratings/estimator";
 import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
+import { storedHandOf, type StoredHand } from "../src/poker/hand-record";
 import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
-import { seededRng, shuffleDeck } from "@poker-bots/core/rng";
+import { LUCK_WEIGHT } from "../src/poker/chance-correction";
+import { FLOP_ALTERNATIVES, FLOP_WEIGHT } from "../src/poker/flop-luck";
+import { cardsDealtAtMost } from "../src/poker/start-validation";
+import { addMatch, newRun, report, type PairingRun } from "./luck-figures";
 
 const MATCHES = Number(process.env.LUCK_MATCHES ?? 2000);
+const LOCAL_MATCHES = Number(process.env.LUCK_LOCAL_MATCHES ?? 200);
+const HOSTED_MATCHES = Number(process.env.LUCK_HOSTED_MATCHES ?? 30);
+const SIX_MAX_MATCHES = Number(process.env.LUCK_SIX_MAX_MATCHES ?? 300);
 const SEED = process.env.LUCK_SEED ?? "bench:luck";
 const HANDS = 100, BUY_IN = 1000, SMALL_BLIND = 5, BIG_BLIND = 10;
 
-/** Per-hand sums of the first player's results in big blinds (skill.ts's HandResults, raw and adjusted). */
-interface Sums {
-  count: number;
-  sumBb: number;
-  sumBbSquared: number;
-}
-
-interface PairingRun {
-  raw: MatchSample[];
-  adjusted: MatchSample[];
-  corrected: MatchSample[];
-  rawHands: Sums;
-  adjustedHands: Sums;
-  correctedHands: Sums;
-  allInRunouts: number;
-  /** Time in the engine and strategies, and in the adjustment (both µs, summed over hands). */
-  playMicros: number;
-  adjustMicros: number;
-  slowestAdjustMicros: number;
-  luckMicros: number;
-}
-
-const noSums = (): Sums => ({ count: 0, sumBb: 0, sumBbSquared: 0 });
-const addTo = (s: Sums, x: number) => ((s.count += 1), (s.sumBb += x), (s.sumBbSquared += x * x));
-
-/** One match: `first` sits at seat `firstSeat`; results are the first player's. */
-function playMatch(first: BuiltInStrategy, second: BuiltInStrategy, firstSeat: number, seed: string, run: PairingRun): void {
-  const rng = seededRng(seed);
-  const strategyAt = firstSeat === 0 ? [STRATEGIES[first], STRATEGIES[second]] : [STRATEGIES[second], STRATEGIES[first]];
-  let stacks = [BUY_IN, BUY_IN];
+/**
+ * One in-process match: lineup[i] sits at seat (i + shift) mod n, the blinds of hand h are
+ * `blindsAt(h)` (a freezeout's rise); counted for lineup[0].
+ */
+function playMatch(lineup: BuiltInStrategy[], shift: number, seed: string, run: PairingRun, blindsAt: (played: number) => number = () => 1): void {
+  const rng = seededRng(seed), rest = seededRng(`${seed}:rest of the deck`);
+  const n = lineup.length;
+  const strategyAt = lineup.map((_, seat) => STRATEGIES[lineup[(seat - shift + n) % n]]);
+  const names = lineup.map((_, seat) => ((seat - shift + n) % n === 0 ? "first" : `other${seat}`));
+  let stacks = lineup.map(() => BUY_IN);
   let button: number | null = null;
-  const sample = { raw: 0, adjusted: 0, corrected: 0, hands: 0 };
+  const hands: StoredHand[] = [], decks: number[][] = [];
   for (let played = 0; !matchStatus(stacks, played, HANDS).over; played++) {
     button = nextButton(stacks, button);
-    const started = performance.now();
-    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND, bigBlind: BIG_BLIND, deck: shuffleDeck(rng, 12) });
+    const level = blindsAt(played);
+    // The cards a hand can deal come from the match's stream, as always (same seeds, same play); the
+    // rest of the deck (the flop's alternatives read it) is shuffled uniformly by a stream of its own.
+    const deck = wholeDeck(shuffleDeck(rng, cardsDealtAtMost(n)), cardsDealtAtMost(n), rest);
+    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND * level, bigBlind: BIG_BLIND * level, deck });
     while (!state.finished) {
-      const legal = legalActions(state)!;
-      const action = strategyAt[state.seats[state.actor]](decisionView(state, legal), rng);
-      if (!applyActionInPlace(state, action).ok) throw new Error(`${first} vs ${second}: illegal ${JSON.stringify(action)}`);
+      const action = strategyAt[state.seats[state.actor]](decisionView(state, legalActions(state)!), rng);
+      if (!applyActionInPlace(state, action).ok) throw new Error(`${lineup.join(" vs ")}: illegal ${JSON.stringify(action)}`);
     }
-    const adjusting = performance.now();
-    const record = finishedHandRecord(state);
-    const results = allInAdjustedResults(record);
-    const done = performance.now();
-    const luck = streetLuck(record);
-    run.luckMicros += (performance.now() - done) * 1000;
-    run.playMicros += (adjusting - started) * 1000;
-    run.adjustMicros += (done - adjusting) * 1000;
-    run.slowestAdjustMicros = Math.max(run.slowestAdjustMicros, (done - adjusting) * 1000);
-    if (allInSpot(finishedHandRecord(state)) !== null) run.allInRunouts++;
-    const p = state.seats.indexOf(firstSeat);
-    const mine = results[p], corrected = mine.adjusted - luck[p];
-    addTo(run.rawHands, mine.raw / BIG_BLIND);
-    addTo(run.adjustedHands, mine.adjusted / BIG_BLIND);
-    addTo(run.correctedHands, corrected / BIG_BLIND);
-    sample.raw += mine.raw / BIG_BLIND;
-    sample.adjusted += mine.adjusted / BIG_BLIND;
-    sample.corrected += corrected / BIG_BLIND;
-    sample.hands++;
+    hands.push(storedHandOf(played + 1, state, (p) => names[state.seats[p]]));
+    decks.push(deck);
     stacks = stacksAfterHand(stacks, state.seats, state.result!.stacks);
   }
-  run.raw.push({ bigBlinds: sample.raw, hands: sample.hands });
-  run.adjusted.push({ bigBlinds: sample.adjusted, hands: sample.hands });
-  run.corrected.push({ bigBlinds: sample.corrected, hands: sample.hands });
+  addMatch(run, "first", hands, decks);
 }
 
-function playPairing(first: BuiltInStrategy, second: BuiltInStrategy, matches: number): PairingRun {
-  const run: PairingRun = {
-    raw: [], adjusted: [], corrected: [], rawHands: noSums(), adjustedHands: noSums(), correctedHands: noSums(),
-    allInRunouts: 0, playMicros: 0, adjustMicros: 0, slowestAdjustMicros: 0, luckMicros: 0,
-  };
+/** The deck with its cards past `dealt` in uniformly random order (Fisher–Yates on that tail). */
+function wholeDeck(deck: number[], dealt: number, rng: ReturnType<typeof seededRng>): number[] {
+  for (let i = deck.length - 1; i > dealt; i--) {
+    const j = dealt + uniformInt(rng, i - dealt + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+function playPairing(first: BuiltInStrategy, second: BuiltInStrategy, selfPlay: boolean): PairingRun {
+  const run = newRun(`${first} vs ${second}${selfPlay ? " (identical bots)" : ""}`, selfPlay);
   // Seat order alternates by match, as `cli eval` does, so neither strategy keeps a seat's edge.
-  for (let m = 0; m < matches; m++) playMatch(first, second, m % 2, `${SEED}:${first}-${second}:${m}`, run);
+  for (let m = 0; m < MATCHES; m++) playMatch([first, second], m % 2, `${SEED}:${first}-${second}:${m}`, run);
   return run;
 }
 
-/** The matches `cli eval` estimates it needs for a 95 % verdict (evaluation.ts matchesForVerdict): n · (1.6449 · stderr / |rate|)². */
-const matchesForVerdict = (s: RateSummary) => s.matchesForVerdict ?? Infinity;
-
-const width = (ci: [number, number] | null) => (ci === null ? NaN : ci[1] - ci[0]);
-const interval = (ci: [number, number] | null) => (ci === null ? "n/a" : `[${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]`);
-const inside = (x: number, ci: [number, number] | null) => ci !== null && x >= ci[0] && x <= ci[1];
-const perHand = (s: Sums) => perHundredHands(s.count, s.sumBb, s.sumBbSquared);
-
-const ratio = (a: [number, number] | null, b: [number, number] | null) => (width(a) / width(b)).toFixed(3);
-
-function report(first: BuiltInStrategy, second: BuiltInStrategy, run: PairingRun, selfPlay: boolean) {
-  const raw = summarize(run.raw), adjusted = summarize(run.adjusted), corrected = summarize(run.corrected);
-  const rawHands = perHand(run.rawHands), adjustedHands = perHand(run.adjustedHands), correctedHands = perHand(run.correctedHands);
-  const hands = run.rawHands.count;
-  const line = (name: string, s: { bbPer100: number }, ci: [number, number] | null, byMatch: [number, number] | null, byHand: [number, number] | null) =>
-    console.log(`  ${name.padEnd(16)} ${s.bbPer100.toFixed(2).padStart(8)} by match ${interval(byMatch).padEnd(18)} by hand ${interval(byHand).padEnd(18)}${ci === null ? "" : ` width / raw: by match ${ratio(byMatch, raw.ci95)}, by hand ${ratio(byHand, rawHands.bbPer100Ci95)}`}`);
-  console.log(`\n${first} vs ${second}: ${run.raw.length} matches, ${hands} hands, ${run.allInRunouts} all-in runouts adjusted (${((100 * run.allInRunouts) / hands).toFixed(2)} % of hands); ${first}'s bb/100 and 95 % intervals:`);
-  line("raw", raw, null, raw.ci95, rawHands.bbPer100Ci95);
-  line("all-in adjusted", adjusted, adjusted.ci95, adjusted.ci95, adjustedHands.bbPer100Ci95);
-  line("chance corrected", corrected, corrected.ci95, corrected.ci95, correctedHands.bbPer100Ci95);
-  if (selfPlay) {
-    console.log(`  self-play: 0 inside the interval (by match): raw ${inside(0, raw.ci95) ? "yes" : "NO"}, adjusted ${inside(0, adjusted.ci95) ? "yes" : "NO"}, corrected ${inside(0, corrected.ci95) ? "yes" : "NO"}`);
-  } else {
-    console.log(`  no bias: inside the raw 95 % interval: adjusted mean ${inside(adjusted.bbPer100, raw.ci95) ? "yes" : "NO"}, corrected mean ${inside(corrected.bbPer100, raw.ci95) ? "yes" : "NO"}`);
-    console.log(`  matches for a 95 % eval verdict: raw ${matchesForVerdict(raw)}, adjusted ${matchesForVerdict(adjusted)}, corrected ${matchesForVerdict(corrected)}`);
-  }
-  console.log(`  cost: play ${(run.playMicros / hands).toFixed(2)} µs/hand; all-in adjustment ${(run.adjustMicros / hands).toFixed(2)} µs/hand on average (${(run.adjustMicros / Math.max(1, run.allInRunouts)).toFixed(0)} µs per adjusted hand, slowest ${(run.slowestAdjustMicros / 1000).toFixed(1)} ms); turn/river luck ${(run.luckMicros / hands).toFixed(2)} µs/hand`);
-  return {
-    pairing: `${first}-${second}`, matches: run.raw.length, hands, allInRunouts: run.allInRunouts,
-    raw: raw.bbPer100, rawCi: raw.ci95, adjusted: adjusted.bbPer100, adjustedCi: adjusted.ci95, corrected: corrected.bbPer100, correctedCi: corrected.ci95,
-    widthRatioByMatch: { adjusted: Number(ratio(adjusted.ci95, raw.ci95)), corrected: Number(ratio(corrected.ci95, raw.ci95)) },
-    widthRatioByHand: { adjusted: Number(ratio(adjustedHands.bbPer100Ci95, rawHands.bbPer100Ci95)), corrected: Number(ratio(correctedHands.bbPer100Ci95, rawHands.bbPer100Ci95)) },
-    matchesForVerdict: selfPlay ? null : { raw: matchesForVerdict(raw), adjusted: matchesForVerdict(adjusted), corrected: matchesForVerdict(corrected) },
-    micros: { play: Number((run.playMicros / hands).toFixed(2)), adjust: Number((run.adjustMicros / hands).toFixed(2)), luck: Number((run.luckMicros / hands).toFixed(2)) },
-  };
+/** Six-max freezeouts: tight against caller, random, tight, caller, random, the blinds doubling every 20 hands; tight's seat turns by match. */
+const SIX_MAX: BuiltInStrategy[] = ["tight", "caller", "random", "tight", "caller", "random"];
+function playSixMax(matches: number): PairingRun {
+  const run = newRun("six-max freezeout: tight vs caller, random, tight, caller, random", false);
+  for (let m = 0; m < matches; m++) playMatch(SIX_MAX, m % 6, `${SEED}:six-max:${m}`, run, (played) => 2 ** Math.floor(played / 20));
+  return run;
 }
 
-const DEFAULT_PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy, boolean]> = [
-  ["tight", "caller", false], // the issue's pairing: a known difference
-  ["tight", "raiser", false], // all in preflop whenever tight holds a premium hand
-  ["tight", "tight", true],
-  ["raiser", "raiser", true], // every hand all in preflop
+/**
+ * Duplicate pairs as `cli eval` plays them (the service's match runner, seeded decks; a `hosted:`
+ * player in its sandbox), seats alternating by pair; counted for the first spec.
+ */
+async function playLocalPairing(label: string, specs: [string, string], matches: number): Promise<PairingRun> {
+  const run = newRun(label, false);
+  const players = await loadPlayers(specs, process.cwd());
+  for (let m = 0; m < matches; m++) {
+    const seats = m % 2 === 0 ? [players[0], players[1]] : [players[1], players[0]];
+    const seed = `${SEED}:${label}:${m}`;
+    const result = await playLocalMatch(seats, { seed, hands: HANDS, timeoutMs: 10_000, buyIn: BUY_IN, smallBlind: SMALL_BLIND, bigBlind: BIG_BLIND, duplicate: true });
+    addMatch(run, players[0].name, result.histories, decksOfSeededMatch(seed, result.histories));
+  }
+  return run;
+}
+
+const DEFAULT_PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy]> = [
+  ["tight", "caller"], // a known difference; caller never raises
+  ["tight", "raiser"], // all in preflop whenever tight holds a premium hand
+  ["tight", "tight"], // identical bots (and the reference's own policy: flattered, docs/RATINGS.md)
+  ["raiser", "raiser"], // every hand all in preflop
 ];
-/** LUCK_PAIRINGS=caller-random,tight-tight picks others (a strategy against itself is self-play). */
-const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy, boolean]> = process.env.LUCK_PAIRINGS
-  ? process.env.LUCK_PAIRINGS.split(",").map((pair) => {
-      const [a, b] = pair.trim().split("-") as [BuiltInStrategy, BuiltInStrategy];
-      if (!STRATEGIES[a] || !STRATEGIES[b]) throw new Error(`LUCK_PAIRINGS: unknown strategy in ${pair} (${Object.keys(STRATEGIES).join(", ")})`);
-      return [a, b, a === b];
-    })
-  : DEFAULT_PAIRINGS;
+/** LUCK_PAIRINGS=caller-random,tight-tight picks others (a strategy against itself: identical bots); `none`: no built-in pairing. */
+const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy]> = process.env.LUCK_PAIRINGS === "none"
+  ? []
+  : process.env.LUCK_PAIRINGS
+    ? process.env.LUCK_PAIRINGS.split(",").map((pair) => {
+        const [a, b] = pair.trim().split("-") as [BuiltInStrategy, BuiltInStrategy];
+        if (!STRATEGIES[a] || !STRATEGIES[b]) throw new Error(`LUCK_PAIRINGS: unknown strategy in ${pair} (${Object.keys(STRATEGIES).join(", ")})`);
+        return [a, b];
+      })
+    : DEFAULT_PAIRINGS;
 
 const began = performance.now();
-console.log(`bench:luck  ${MATCHES} heads-up matches per pairing, up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; turn/river luck weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}`);
-const figures = PAIRINGS.map(([a, b, self]) => report(a, b, playPairing(a, b, MATCHES), self));
+console.log(
+  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${SIX_MAX_MATCHES} six-max freezeouts, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); aivat-1 adds the flop's luck (weight ${FLOP_WEIGHT}, ${FLOP_ALTERNATIVES} alternative flops); the outside reference: aivat-1 with a reference none of these bots plays, weight 0.15`,
+);
+const figures = PAIRINGS.map(([a, b]) => report(playPairing(a, b, a === b)));
+if (SIX_MAX_MATCHES > 0) figures.push(report(playSixMax(SIX_MAX_MATCHES)));
+if (LOCAL_MATCHES > 0) figures.push(report(await playLocalPairing("equity-bot vs tight", ["./examples/equity-bot.ts", "tight"], LOCAL_MATCHES)));
+if (HOSTED_MATCHES > 0) {
+  figures.push(report(await playLocalPairing("hosted equity-bot vs hosted starter-bot", ["hosted:./examples/equity-bot.ts", "hosted:./examples/starter-bot.ts"], HOSTED_MATCHES)));
+  await closeLocalSandbox();
+}
 console.log(`\n(${((performance.now() - began) / 1000).toFixed(1)} s)`);
 console.log(JSON.stringify(figures));
+process.exit(0);

@@ -5,6 +5,8 @@ import { EXEC_PREFIX, loadPlayers, playLocalMatch, type LocalPlayer } from "./lo
 import { closeLocalSandbox } from "./hosted";
 import { matchResultsOf } from "../modules/ratings/luck";
 import type { StoredHand } from "../modules/match-host/hand-history";
+import { decksOf } from "../modules/match-host/recorded-hands";
+import { seededDeckSecret } from "../poker/fair-deck";
 
 export interface EvalSettings {
   cwd: string;
@@ -19,19 +21,31 @@ export interface EvalSettings {
 export interface EvalResult {
   job: EvalJob;
   profits: [number, number];
-  /** Big blinds each seat won with the luck taken out (Σ correctedBb of its hands, docs/RATINGS.md): an expectation, fractional. */
+  /** Big blinds each seat won with the luck taken out (Σ estimatedBb of its hands: aivat-1, docs/RATINGS.md): an expectation, fractional. */
   adjustedBigBlinds: [number, number];
   hands: number;
 }
 
 /**
- * Σ of each bot's adjusted result over a match's hands (the ratings' matchResultsOf), for the bots
- * in `botIds` order. Runs where the match ran (a worker thread): a heads-up preflop all-in takes
- * milliseconds to enumerate, and the workers keep that parallel.
+ * Σ of each bot's adjusted result over a match's hands (the ratings' matchResultsOf, with the
+ * seed's decks: aivat-1), for the bots in `botIds` order. Runs where the match ran (a worker
+ * thread): a heads-up preflop all-in takes milliseconds to enumerate, and the workers keep that parallel.
  */
-export function adjustedBigBlinds(histories: StoredHand[], botIds: [string, string]): [number, number] {
-  const [a, b] = matchResultsOf(botIds, histories);
+export function adjustedBigBlinds(histories: StoredHand[], botIds: [string, string], seed: string): [number, number] {
+  const [a, b] = matchResultsOf(botIds, histories, decksOfSeededMatch(seed, histories));
   return [a.hands.sumAdjustedBb, b.hands.sumAdjustedBb];
+}
+
+/**
+ * The deck of every hand of a seeded local match (`playLocalMatch`: one copy, or both copies of a
+ * duplicate pair, each numbered from 1 and dealt from the seed's decks), for the baseline; null
+ * where the seed's decks do not deal the recorded cards.
+ */
+export function decksOfSeededMatch(seed: string, histories: StoredHand[]): Array<number[] | null> {
+  const deal = { matchId: seed, smallBlind: 0, bigBlind: 0, legacyDuplicate: false, deckSecret: seededDeckSecret(seed), seatBots: [] };
+  const restart = histories.findIndex((hand, i) => i > 0 && hand.handNumber <= histories[i - 1].handNumber);
+  const copies = restart < 0 ? [histories] : [histories.slice(0, restart), histories.slice(restart)];
+  return copies.flatMap((hands) => decksOf(deal, hands));
 }
 
 /** Plays one job; bot files are loaded once per thread. */
@@ -42,7 +56,7 @@ export function jobPlayer(settings: EvalSettings): (job: EvalJob) => Promise<Eva
     // Two copies of one bot (a mirror match) need distinct names at the table.
     const seats = job.seats.map((spec, i) => ({ ...loaded.get(spec)!, name: `${loaded.get(spec)!.name}@${i}` }));
     const result = await playLocalMatch(seats, { ...settings, seed: job.seed, duplicate: true });
-    const adjusted = adjustedBigBlinds(result.histories, [seats[0].name, seats[1].name]);
+    const adjusted = adjustedBigBlinds(result.histories, [seats[0].name, seats[1].name], job.seed);
     return { job, profits: [result.players[0].profit, result.players[1].profit], adjustedBigBlinds: adjusted, hands: result.handsPlayed };
   };
 }
@@ -86,8 +100,8 @@ async function runOnService(jobs: EvalJob[], settings: EvalSettings, onResult: (
         service.playMatch(copies[0], { ...settings, seed: job.seed }),
         service.playMatch([copies[1][1], copies[1][0]], { ...settings, seed: job.seed }),
       ]);
-      const [a1, b1] = adjustedBigBlinds(first.histories, [copies[0][0].botId, copies[0][1].botId]);
-      const [a2, b2] = adjustedBigBlinds(second.histories, [copies[1][0].botId, copies[1][1].botId]);
+      const [a1, b1] = adjustedBigBlinds(first.histories, [copies[0][0].botId, copies[0][1].botId], job.seed);
+      const [a2, b2] = adjustedBigBlinds(second.histories, [copies[1][0].botId, copies[1][1].botId], job.seed);
       onResult({
         job,
         profits: [first.players[0].profit + second.players[1].profit, first.players[1].profit + second.players[0].profit],

@@ -14,11 +14,11 @@ export function terminalSafe(text: string): string {
 }
 
 /** A win rate with its 95 % interval, raw and adjusted (docs/RATINGS.md), as `ratings` and `ladder standings` print it. */
-export function winRates(r: { bbPer100: number; bbPer100Ci95: readonly number[] | null; bbPer100Adjusted: number; bbPer100AdjustedCi95: readonly number[] | null }): string {
+export function winRates(r: { bbPer100: number; bbPer100Ci95: readonly number[] | null; bbPer100Adjusted: number; bbPer100AdjustedCi95: readonly number[] | null; estimator?: string }): string {
   // One decimal always: a measured 0 reads "0.0 bb/100 [-224.4, 224.4]", not like a placeholder "0".
   const rate = (x: number) => x.toFixed(1);
   const interval = (ci: readonly number[] | null) => (ci ? `[${rate(ci[0])}, ${rate(ci[1])}]` : "(too few hands)");
-  return `${rate(r.bbPer100)} bb/100 ${interval(r.bbPer100Ci95)}, adjusted ${rate(r.bbPer100Adjusted)} ${interval(r.bbPer100AdjustedCi95)}`;
+  return `${rate(r.bbPer100)} bb/100 ${interval(r.bbPer100Ci95)}, adjusted ${rate(r.bbPer100Adjusted)} ${interval(r.bbPer100AdjustedCi95)}${r.estimator ? ` (${r.estimator})` : ""}`;
 }
 
 /** "1 match", "2 matches", "1 ladder match". */

@@ -234,6 +234,8 @@ export const matches = pgTable(
      * appliers' queue, polled every second on every node.
      */
     ratingPending: boolean("rating_pending").notNull().default(false),
+    /** The estimator (ratings/estimator.ts) that rated this match; null while not rated. Matches rated before migration 0020: chance-1. */
+    ratingEstimator: text("rating_estimator"),
     /**
      * Hand numbers up to this one may have been dealt: the host reserves them in blocks, durably and
      * fenced, before dealing any. A resume deals from the number after it, so no deck is dealt twice.
@@ -347,6 +349,11 @@ export const botRatings = pgTable(
     /** Σx and Σx² of the adjusted results (all-in adjusted, chance corrected: docs/RATINGS.md). */
     sumAdjustedBb: doublePrecision("sum_adjusted_bb").notNull().default(0),
     sumAdjustedBbSquared: doublePrecision("sum_adjusted_bb_squared").notNull().default(0),
+    /**
+     * Which estimator (ratings/estimator.ts) produced the adjusted sums: one name when every match in
+     * them was rated by it, else "mixed" (until `ratings:rebuild`). Rows before migration 0020: chance-1.
+     */
+    estimator: text("estimator").notNull().default("chance-1"),
   },
   (t) => [index("bot_ratings_order_idx").on(t.rating.desc(), t.botId)],
 );

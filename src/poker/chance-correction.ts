@@ -94,8 +94,11 @@ export interface LuckyCard {
   board: number[];
 }
 
-/** Every turn and river dealt while betting was still open (someone acted after it), with two or more players in. */
-export function luckyCards(hand: FinishedHandRecord): LuckyCard[] {
+/**
+ * Every turn and river (with `withFlop`, the flop too) dealt while betting was still open (someone
+ * acted after it), with two or more players in.
+ */
+export function luckyCards(hand: FinishedHandRecord, withFlop = false): LuckyCard[] {
   const n = hand.players.length;
   const playerOf = new Map(hand.players.map((player, p) => [player.seat, p]));
   const seatOf = (p: number) => hand.players[p].seat;
@@ -114,7 +117,7 @@ export function luckyCards(hand: FinishedHandRecord): LuckyCard[] {
     if (event.type !== "street") return;
     const players = hand.players.map((_, p) => p);
     const inHand = players.filter((p) => !pots.folded[p]);
-    if (i < lastAction && event.board.length >= 4 && inHand.length >= 2) {
+    if (i < lastAction && event.board.length >= (withFlop ? 3 : 4) && inHand.length >= 2) {
       const layers = potsOfContributions(pots.contributions, pots.antesPosted, pots.folded, hand.config.anteTrimming);
       const spot: AllInSpot = {
         button: hand.button,

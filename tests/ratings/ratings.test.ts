@@ -14,9 +14,10 @@ const h = useHarness("ratings");
 const developerWithBot = (name: string, strategy: string) => botOf(h.call, name, strategy);
 const playTable = (players: PlayerBot[], body: Record<string, unknown>) => tableOf(h.call, players, body);
 
-/** A match's hand histories as stored. */
-async function storedHands(matchId: string): Promise<StoredHand[]> {
-  return (await recordedMatch(h.database.db, matchId)).hands;
+/** A match's hand histories as stored, each with the deck its secret deals. */
+async function storedHands(matchId: string): Promise<Array<{ hand: StoredHand; deck: number[] | null }>> {
+  const { hands, decks } = await recordedMatch(h.database.db, matchId);
+  return hands.map((hand, i) => ({ hand, deck: decks[i] }));
 }
 
 /** mean ± 1.96·sd/√n, × 100: the interval the ratings show, computed here from the per-hand results. */
@@ -69,6 +70,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
       expect(a.rating > b.rating || (a.rating === b.rating && a.botId < b.botId)).toBe(true);
     }
     for (const entry of ours) {
+      expect(entry.estimator).toBe("aivat-1");
       expect(entry.rating).toBeCloseTo(entry.mu - 3 * entry.sigma, 10);
       expect(entry.sigma).toBeLessThan(25 / 3);
       // Independent count from the public records: matches and per-hand results in big blinds.
@@ -82,9 +84,11 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
           const me = hand.players.find((p: any) => p.botId === entry.botId);
           if (me) xs.push((me.finalStack - me.startingStack) / hand.bigBlind);
         }
-        for (const hand of await storedHands(match.matchId)) {
-          const mine = adjustedHandResults(hand).find((r) => r.botId === entry.botId);
-          if (mine) adjusted.push(mine.correctedBb);
+        for (const { hand, deck } of await storedHands(match.matchId)) {
+          // Every match here is dealt from a committed secret: the deck is known, the estimator is aivat-1.
+          expect(deck).not.toBeNull();
+          const mine = adjustedHandResults(hand, deck).find((r) => r.botId === entry.botId);
+          if (mine) adjusted.push(mine.estimatedBb);
         }
       }
       expect(entry.handsPlayed).toBe(xs.length);
@@ -117,6 +121,14 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     expect(rowsBefore).toHaveLength(before.length);
     expect(await stored()).toEqual(rowsBefore);
     expect((await h.call("GET", "/api/ratings?limit=500")).body).toEqual(before);
+    // Records rated by the previous estimator (as migration 0020 marks them): the rebuild rates every match again with aivat-1.
+    await h.database.db.execute(sql`update matches set rating_estimator = 'chance-1' where rated_seq is not null`);
+    await h.database.db.execute(sql`update bot_ratings set estimator = 'chance-1'`);
+    await rebuildRatings(h.database.db);
+    expect(await stored()).toEqual(rowsBefore);
+    const estimators = await queryRows<{ estimator: string | null; n: number }>(h.database.db, sql`select rating_estimator as estimator, count(*)::int as n from matches where rated_seq is not null group by 1`);
+    expect(estimators).toEqual([{ estimator: "aivat-1", n: expect.any(Number) }]);
+    expect(estimators[0].n).toBeGreaterThan(5);
   });
 
   test("each rated match's rating is kept per bot (the bot page's history); the rebuild fills it for the past, the same rows", async () => {
@@ -146,7 +158,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     await h.app.services.ratingsApplier.settled();
     expect((await h.call("GET", `/api/matches?botId=${mine[0].botId}`)).body).toHaveLength(2);
     const prior = await h.call("GET", `/api/ratings/${mine[0].botId}`);
-    expect(prior.body).toEqual({ botId: mine[0].botId, mu: 25, sigma: 25 / 3, rating: 0, matchesPlayed: 0, handsPlayed: 0, bbPer100: 0, bbPer100Ci95: null, bbPer100Adjusted: 0, bbPer100AdjustedCi95: null });
+    expect(prior.body).toEqual({ botId: mine[0].botId, mu: 25, sigma: 25 / 3, rating: 0, matchesPlayed: 0, handsPlayed: 0, bbPer100: 0, bbPer100Ci95: null, bbPer100Adjusted: 0, bbPer100AdjustedCi95: null, estimator: "aivat-1" });
     expect((await h.call("GET", "/api/ratings?limit=500")).body.some((r: any) => r.botId === mine[0].botId)).toBe(false);
     expect((await h.call("GET", "/api/ratings/bot_nobody")).status).toBe(404);
     const bad = await h.call("GET", "/api/ratings?limit=0");
@@ -162,7 +174,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     const [chipWinner, adjustedWinner] = applyMatch(prior, [
       { botId: "a", hands: hands(50, -30) },
       { botId: "b", hands: hands(-50, 30) },
-    ]);
+    ], "aivat-1");
     expect(chipWinner.mu).toBeLessThan(25);
     expect(adjustedWinner.mu).toBeGreaterThan(25);
     // Both sums are kept: the raw one as the chips say, the adjusted one for bbPer100Adjusted.
@@ -171,14 +183,18 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
       { botId: "x", hands: hands(0, 20) },
       { botId: "y", hands: hands(10, 20) },
       { botId: "z", hands: hands(-10, -40) },
-    ]);
+    ], "aivat-1");
     expect(x.mu).toBe(y.mu);
     expect(z.mu).toBeLessThan(x.mu);
-    expect(winRate({ handsPlayed: 1, sumBb: 2, sumBbSquared: 4, sumAdjustedBb: 1.5, sumAdjustedBbSquared: 2.25 })).toEqual({
+    expect(winRate({ handsPlayed: 1, sumBb: 2, sumBbSquared: 4, sumAdjustedBb: 1.5, sumAdjustedBbSquared: 2.25, estimator: "aivat-1" })).toEqual({
       bbPer100: 200,
       bbPer100Ci95: null,
       bbPer100Adjusted: 150,
       bbPer100AdjustedCi95: null,
+      estimator: "aivat-1",
     });
+    // The estimator of a bot's adjusted sums: one name while every match had it, else mixed.
+    const [later] = applyMatch(new Map([["a", chipWinner]]), [{ botId: "a", hands: hands(1, 1) }, { botId: "q", hands: hands(-1, -1) }], "chance-1");
+    expect([chipWinner.estimator, later.estimator]).toEqual(["aivat-1", "mixed"]);
   });
 });

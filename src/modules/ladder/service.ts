@@ -131,9 +131,9 @@ export class Ladder {
     const limit = page.limit ?? PAGE.default;
     const after = page.after === undefined ? null : rankCursor.decode(page.after, ["double", "id"] as const);
     const rating = sql`coalesce(r.rating, ${conservativeRating(PRIOR)}::float8)`;
-    const rows = await queryRows<{ bot_id: string; name: string; mu: number | null; sigma: number | null; rating: number; hands_played: number | null; sum_bb: number | null; sum_bb_squared: number | null; sum_adjusted_bb: number | null; sum_adjusted_bb_squared: number | null }>(
+    const rows = await queryRows<{ bot_id: string; name: string; mu: number | null; sigma: number | null; rating: number; hands_played: number | null; sum_bb: number | null; sum_bb_squared: number | null; sum_adjusted_bb: number | null; sum_adjusted_bb_squared: number | null; estimator: string | null }>(
       this.db,
-      sql`select e.bot_id, b.name, r.mu, r.sigma, ${rating} as rating, r.hands_played, r.sum_bb, r.sum_bb_squared, r.sum_adjusted_bb, r.sum_adjusted_bb_squared
+      sql`select e.bot_id, b.name, r.mu, r.sigma, ${rating} as rating, r.hands_played, r.sum_bb, r.sum_bb_squared, r.sum_adjusted_bb, r.sum_adjusted_bb_squared, r.estimator
           from ladder_entries e join bots b on b.id = e.bot_id left join bot_ratings r on r.bot_id = e.bot_id
           where e.format = ${format} and b.retired_at is null
             ${after ? sql`and (${rating} < ${after[0]} or (${rating} = ${after[0]} and e.bot_id > ${after[1]}))` : sql``}
@@ -163,6 +163,7 @@ export class Ladder {
           sumBbSquared: Number(r.sum_bb_squared ?? 0),
           sumAdjustedBb: Number(r.sum_adjusted_bb ?? 0),
           sumAdjustedBbSquared: Number(r.sum_adjusted_bb_squared ?? 0),
+          estimator: r.estimator ?? PRIOR.estimator,
         }),
       };
     });

@@ -97,3 +97,42 @@ export interface StoredMatchPart {
 export function decodeParts(parts: StoredMatchPart[]): StoredHand[] {
   return parts.flatMap(({ deal, recorded }) => decodeRecorded(deal, recorded));
 }
+
+/**
+ * The whole deck (52 cards) each hand was dealt from, board cards never dealt included (the ratings'
+ * baseline replays the deal: src/poker/baseline.ts; the flop's luck reads past it:
+ * src/poker/flop-luck.ts), or null for every hand of a match recorded without a
+ * deck secret. A deck that does not give the history's hole cards (a record older than its secret)
+ * leaves the whole part without decks.
+ */
+export function decksOf(deal: MatchDeal, hands: StoredHand[]): Array<number[] | null> {
+  const { deckSecret } = deal;
+  if (deckSecret === null) return hands.map(() => null);
+  // All 52 cards: the flop's luck reads alternative flops past what a hand deals (poker/flop-luck.ts).
+  const decks = hands.map((hand) => fairDeck(deckSecret, dealOfHand(hand.handNumber, deal.legacyDuplicate)));
+  return hands.every((hand, i) => dealtFrom(hand, decks[i])) ? decks : hands.map(() => null);
+}
+
+/** Does the history show the hole cards and board this deck deals (hand.ts: round-robin from the button's left, burn and turn)? */
+function dealtFrom(hand: StoredHand, deck: number[]): boolean {
+  const n = hand.players.length;
+  const first = (hand.players.findIndex((p) => p.seat === hand.button) + 1) % n;
+  const slots = [1, 2, 3, 5, 7];
+  if (hand.board.some((card, i) => deck[2 * n + slots[i]] !== card)) return false;
+  return hand.events.every((event) => {
+    if (event.type !== "hole_cards") return true;
+    const order = (hand.players.findIndex((p) => p.seat === event.seat) - first + n) % n;
+    return event.cards[0] === deck[order] && event.cards[1] === deck[n + order];
+  });
+}
+
+/** decodeParts with each hand's deck beside it (decksOf), aligned. */
+export function decodePartsWithDecks(parts: StoredMatchPart[]): { hands: StoredHand[]; decks: Array<number[] | null> } {
+  const hands: StoredHand[] = [], decks: Array<number[] | null> = [];
+  for (const { deal, recorded } of parts) {
+    const part = decodeRecorded(deal, recorded);
+    hands.push(...part);
+    decks.push(...decksOf(deal, part));
+  }
+  return { hands, decks };
+}

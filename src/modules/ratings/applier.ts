@@ -51,6 +51,11 @@ export class RatingsApplier {
     return this.running ?? Promise.resolve();
   }
 
+  /** The worker thread's computing so far: milliseconds and hands (bench:e2e prints the cost per hand). */
+  workerCost(): { ms: number; hands: number } {
+    return { ms: this.luck.computeMs, hands: this.luck.handsComputed };
+  }
+
   /** No pass starts any more; the one in progress finishes; the worker thread ends. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -90,7 +95,7 @@ export class RatingsApplier {
       await this.yieldToPlay(found);
       if (this.stopped) break;
       const { botIds, parts } = await recordedMatchStored(this.deps.db, matchId);
-      computed.push({ matchId, results: await this.resultsOf(matchId, botIds, parts) });
+      computed.push({ matchId, rated: await this.ratedOf(matchId, botIds, parts) });
     }
     await applyPendingMatches(this.deps.db, computed);
     return ids.length;
@@ -126,7 +131,7 @@ export class RatingsApplier {
     return { at: performance.now(), cpuMicros: cpu.user + cpu.system, luckMs: this.luck.computeMs };
   }
 
-  private async resultsOf(matchId: string, botIds: string[], parts: StoredMatchPart[]): Promise<ComputedMatch["results"]> {
+  private async ratedOf(matchId: string, botIds: string[], parts: StoredMatchPart[]): Promise<ComputedMatch["rated"]> {
     try {
       return await this.luck.results(botIds, parts);
     } catch (error) {

@@ -1,5 +1,5 @@
 /** The applier's side of luck-worker.ts: one worker thread, started at the first match, ended by close(). */
-import type { MatchResult } from "./skill";
+import type { RatedMatch } from "./luck";
 import type { StoredMatchPart } from "../match-host/recorded-hands";
 
 const WORKER_URL = new URL("./luck-worker.ts", import.meta.url).href;
@@ -8,7 +8,7 @@ const WORKER_URL = new URL("./luck-worker.ts", import.meta.url).href;
 export class UnratableMatch extends Error {}
 
 interface Waiting {
-  resolve: (results: MatchResult[]) => void;
+  resolve: (rated: RatedMatch) => void;
   reject: (error: Error) => void;
 }
 
@@ -18,9 +18,11 @@ export class LuckThread {
   private nextId = 0;
   /** Milliseconds the worker spent computing so far (the applier leaves them out when it asks how busy play is). */
   computeMs = 0;
+  /** Hands it computed so far: computeMs / handsComputed is its cost per hand (bench:e2e prints it). */
+  handsComputed = 0;
 
-  /** The match's results per player (luck.ts `matchResultsOf`) from its hands as stored, decoded and computed off this thread. */
-  results(botIds: string[], parts: StoredMatchPart[]): Promise<MatchResult[]> {
+  /** The match's results per player and their estimator (luck.ts `ratedMatchOf`) from its hands as stored, decoded and computed off this thread. */
+  results(botIds: string[], parts: StoredMatchPart[]): Promise<RatedMatch> {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -39,12 +41,13 @@ export class LuckThread {
     const worker = new Worker(WORKER_URL);
     // It never keeps the process alive on its own: the applier's close ends it at shutdown.
     worker.unref();
-    worker.onmessage = (event: MessageEvent<{ id: number; ms: number; results?: MatchResult[]; error?: string }>) => {
+    worker.onmessage = (event: MessageEvent<{ id: number; ms: number; hands?: number; rated?: RatedMatch; error?: string }>) => {
       this.computeMs += event.data.ms;
+      this.handsComputed += event.data.hands ?? 0;
       const waiting = this.waiting.get(event.data.id);
       this.waiting.delete(event.data.id);
       if (event.data.error !== undefined) waiting?.reject(new UnratableMatch(event.data.error));
-      else waiting?.resolve(event.data.results!);
+      else waiting?.resolve(event.data.rated!);
     };
     worker.onerror = (event) => {
       worker.terminate();

@@ -1,13 +1,14 @@
 /**
- * The ratings applier's worker thread: a match's adjusted results (luck.ts `matchResultsOf`) are
- * computed here, so the equity enumeration (7–30 ms for a heads-up preflop all-in) never blocks the
- * event loop that deals the hands; so are its hands decoded from their stored form. Messages: { id, botIds, parts
- * (store.ts `StoredMatchPart`: a duplicate pair has two) } in, { id, ms (time spent), results | error } out.
+ * The ratings applier's worker thread: a match's adjusted results (luck.ts `ratedMatchOf`) are
+ * computed here, so the equity enumeration (7–30 ms for a heads-up preflop all-in) and the
+ * reference's replays of every deal (the baseline) never block the event loop that deals the hands;
+ * so are its hands decoded from their stored form and their decks derived. Messages: { id, botIds, parts
+ * (store.ts `StoredMatchPart`: a duplicate pair has two) } in, { id, ms (time spent), rated | error } out.
  */
 import { setThreadNice } from "../../lib/thread-priority";
 import { RATINGS_WORKER_NICE } from "../../config";
-import { decodeParts, type StoredMatchPart } from "../match-host/recorded-hands";
-import { matchResultsOf } from "./luck";
+import { decodePartsWithDecks, type StoredMatchPart } from "../match-host/recorded-hands";
+import { ratedMatchOf } from "./luck";
 
 declare const self: Worker;
 
@@ -20,8 +21,9 @@ self.onmessage = (event: MessageEvent<{ id: number; botIds: string[]; parts: Sto
   const { id, botIds, parts } = event.data;
   const started = performance.now();
   try {
-    const results = matchResultsOf(botIds, decodeParts(parts));
-    self.postMessage({ id, ms: performance.now() - started, results });
+    const { hands, decks } = decodePartsWithDecks(parts);
+    const rated = ratedMatchOf(botIds, hands, decks);
+    self.postMessage({ id, ms: performance.now() - started, hands: hands.length, rated });
   } catch (error) {
     self.postMessage({ id, ms: performance.now() - started, error: error instanceof Error ? error.message : String(error) });
   }

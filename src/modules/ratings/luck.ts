@@ -1,43 +1,81 @@
 /**
  * Per-bot results of one stored hand in big blinds: as dealt (raw), with the all-in adjustment
- * (src/poker/all-in-equity.ts) and chance-corrected as well (src/poker/chance-correction.ts); see
- * docs/RATINGS.md. The ratings fold these into bb/100 and its interval; the adjusted and corrected
- * figures are expectations (fractional big blinds), never payouts.
+ * (src/poker/all-in-equity.ts), chance-corrected as well (src/poker/chance-correction.ts), and the
+ * current estimator's figure (estimator.ts: the reference's baseline and the flop's luck taken out too); see
+ * docs/RATINGS.md. The ratings fold these into bb/100 and its interval; every figure but the raw one
+ * is an expectation (fractional big blinds), never a payout.
  */
 import { chanceCorrectedResults } from "../../poker/chance-correction";
 import type { StoredHand } from "../match-host/hand-history";
+import { BASELINE_WEIGHT, CURRENT_ESTIMATOR, handBaseline, handFlopLuck, type EstimatorName } from "./estimator";
 import { addHandResult, noHands, type HandResults, type MatchResult } from "./skill";
 
 export interface BotHandResult {
   botId: string;
   rawBb: number;
   adjustedBb: number;
+  /** chance-1: all-in adjusted and chance corrected. */
   correctedBb: number;
+  /** The reference's baseline for this player (src/poker/baseline.ts), null without the hand's deck. */
+  baselineBb: number | null;
+  /** baseline-1: correctedBb − BASELINE_WEIGHT · baselineBb; correctedBb without a deck. */
+  baselineAdjustedBb: number;
+  /** The flop's luck for this player, weighted (src/poker/flop-luck.ts), null without the hand's whole deck. */
+  flopLuckBb: number | null;
+  /** The figure the ratings use (aivat-1): baselineAdjustedBb − flopLuckBb; correctedBb without a deck (chance-1). */
+  estimatedBb: number;
 }
 
-export function adjustedHandResults(hand: StoredHand): BotHandResult[] {
+/** One hand's results per player (history order); `deck`: the whole deck it was dealt from, null when unknown. */
+export function adjustedHandResults(hand: StoredHand, deck: readonly number[] | null = null): BotHandResult[] {
   const results = chanceCorrectedResults(hand);
-  return hand.players.map((player, i) => ({
-    botId: player.botId,
-    rawBb: results[i].raw / hand.bigBlind,
-    adjustedBb: results[i].adjusted / hand.bigBlind,
-    correctedBb: results[i].corrected / hand.bigBlind,
-  }));
+  const baseline = handBaseline(hand, deck);
+  const flop = handFlopLuck(hand, deck);
+  return hand.players.map((player, i) => {
+    const correctedBb = results[i].corrected / hand.bigBlind;
+    const baselineBb = baseline === null ? null : baseline[i] / hand.bigBlind;
+    const baselineAdjustedBb = baselineBb === null ? correctedBb : correctedBb - BASELINE_WEIGHT * baselineBb;
+    const flopLuckBb = flop === null ? null : flop[i] / hand.bigBlind;
+    return {
+      botId: player.botId,
+      rawBb: results[i].raw / hand.bigBlind,
+      adjustedBb: results[i].adjusted / hand.bigBlind,
+      correctedBb,
+      baselineBb,
+      baselineAdjustedBb,
+      flopLuckBb,
+      estimatedBb: baselineBb === null || flopLuckBb === null ? correctedBb : baselineAdjustedBb - flopLuckBb,
+    };
+  });
+}
+
+/** A match's results and the estimator that produced their adjusted sums. */
+export interface RatedMatch {
+  estimator: EstimatorName;
+  results: MatchResult[];
 }
 
 /**
  * A match's results per player (in the order given), summed over its hands in hand order: raw and
- * adjusted (the chance-corrected figure). The one computation the live applier (in its worker) and
- * the rebuild share, so both give bit-identical sums.
+ * adjusted (the estimator's figure). `decks[i]` is hand i's whole deck (missing or null: unknown); a
+ * match is rated by the current estimator only when every hand's deck is known, else by chance-1 (a
+ * rule on the records, never on the cards). The one computation the live applier (in its worker) and the
+ * rebuild share, so both give bit-identical sums.
  */
-export function matchResultsOf(botIds: string[], hands: StoredHand[]): MatchResult[] {
+export function ratedMatchOf(botIds: string[], hands: StoredHand[], decks: ReadonlyArray<readonly number[] | null> = []): RatedMatch {
+  const withDecks = hands.length > 0 && hands.every((hand, i) => (decks[i] ?? null) !== null && decks[i]!.length === 52);
   const results = new Map<string, HandResults>(botIds.map((botId) => [botId, noHands()]));
-  for (const hand of hands) {
-    for (const { botId, rawBb, correctedBb } of adjustedHandResults(hand)) {
+  hands.forEach((hand, i) => {
+    for (const { botId, rawBb, correctedBb, estimatedBb } of adjustedHandResults(hand, withDecks ? decks[i] : null)) {
       let sums = results.get(botId);
       if (!sums) results.set(botId, (sums = noHands()));
-      addHandResult(sums, rawBb, correctedBb);
+      addHandResult(sums, rawBb, withDecks ? estimatedBb : correctedBb);
     }
-  }
-  return [...results].map(([botId, hands]) => ({ botId, hands }));
+  });
+  return { estimator: withDecks ? CURRENT_ESTIMATOR : "chance-1", results: [...results].map(([botId, hands]) => ({ botId, hands })) };
+}
+
+/** ratedMatchOf's results alone. */
+export function matchResultsOf(botIds: string[], hands: StoredHand[], decks: ReadonlyArray<readonly number[] | null> = []): MatchResult[] {
+  return ratedMatchOf(botIds, hands, decks).results;
 }

@@ -7,9 +7,13 @@ const interval = (description: string) => t.Union([t.Array(t.Number(), { minItem
 /** The win rate, raw and adjusted, each with its 95 % interval (skill.ts `winRate`): shared by the ratings and the ladder standings. */
 export const WIN_RATE_FIELDS = {
   bbPer100: t.Number({ description: "Win rate as the chips say: big blinds won per 100 rated hands (mean of per-hand results × 100)" }),
+  estimator: t.String({
+    description:
+      "Which estimator produced bbPer100Adjusted (docs/RATINGS.md, Estimators): aivat-1 (all-in adjusted, chance corrected at the flop, turn and river, and the reference's baseline on the same deals taken out), chance-1 (all-in adjusted, turn and river luck only: matches recorded without a deck secret, or rated before aivat-1), baseline-1 (aivat-1 without the flop), or mixed (matches rated by more than one, until `bun run ratings:rebuild`).",
+  }),
   bbPer100Ci95: interval("95 % confidence interval of bbPer100: mean ± 1.96·sd/√n, × 100 (null below two hands)"),
   bbPer100Adjusted: t.Number({
-    description: "Win rate with the measurable luck taken out (docs/RATINGS.md): per 100 rated hands, each hand's result all-in adjusted (pots contested all in before the river credited by exact equity) and chance corrected (turn and river luck removed). Same expectation as bbPer100, narrower interval; an expectation in big blinds, never chips paid. Applied a moment after the match is recorded.",
+    description: "Win rate with the measurable luck taken out (docs/RATINGS.md), by the estimator named in `estimator`: per 100 rated hands, each hand's result all-in adjusted (pots contested all in before the river credited by exact equity), chance corrected (turn and river luck removed) and, with aivat-1, the flop's luck and a quarter of the baseline removed too (a fixed reference bot replaying the same deal in every rotation of the hole cards). Same expectation as bbPer100, narrower interval; an expectation in big blinds, never chips paid. Applied a moment after the match is recorded.",
   }),
   bbPer100AdjustedCi95: interval("95 % confidence interval of bbPer100Adjusted, same formula as bbPer100Ci95 over the adjusted per-hand results (null below two hands)"),
 };

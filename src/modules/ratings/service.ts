@@ -3,7 +3,7 @@ import { queryRows, type Db } from "../../db";
 import { botRatingHistory, botRatings, bots, matches } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { ascending, descending, keysetPage, PAGE, rankCursor, type Page } from "../../lib/paging";
-import { conservativeRating, priorRating, winRate, type BotRating } from "./skill";
+import { conservativeRating, MIXED_ESTIMATORS, priorRating, winRate, type BotRating } from "./skill";
 
 /** One bot's rating as the API shows it (GET /api/ratings, the CLI, the web pages). */
 export type RatingEntry = ReturnType<typeof entryOf>;
@@ -60,18 +60,21 @@ export class Ratings {
    * hands in those matches (in a multi-way match they count against each opponent at the table).
    */
   async byOpponent(botId: string): Promise<OpponentResults[]> {
-    const rows = await queryRows<{ opponent: string; matches: number; hands: number; sum_bb: number; sum_bb_squared: number; sum_adjusted_bb: number; sum_adjusted_bb_squared: number }>(
+    // The adjusted sums are those of the estimator that rated each match (one name, or MIXED_ESTIMATORS).
+    const rows = await queryRows<{ opponent: string; matches: number; hands: number; sum_bb: number; sum_bb_squared: number; sum_adjusted_bb: number; sum_adjusted_bb_squared: number; estimator: string }>(
       this.db,
       sql`select o.bot_id as opponent, count(*)::int as matches, sum(me.hands)::int as hands, sum(me.sum_bb) as sum_bb, sum(me.sum_bb_squared) as sum_bb_squared,
-            sum(me.sum_adjusted_bb) as sum_adjusted_bb, sum(me.sum_adjusted_bb_squared) as sum_adjusted_bb_squared
+            sum(me.sum_adjusted_bb) as sum_adjusted_bb, sum(me.sum_adjusted_bb_squared) as sum_adjusted_bb_squared,
+            case when count(distinct m.rating_estimator) = 1 then min(m.rating_estimator) else ${MIXED_ESTIMATORS} end as estimator
           from bot_rating_history me join bot_rating_history o on o.match_id = me.match_id and o.bot_id <> me.bot_id
+            join matches m on m.id = me.match_id
           where me.bot_id = ${botId} group by o.bot_id order by count(*) desc, o.bot_id`,
     );
     return rows.map((row) => ({
       opponentId: row.opponent,
       matches: row.matches,
       hands: row.hands,
-      ...winRate({ handsPlayed: row.hands, sumBb: Number(row.sum_bb), sumBbSquared: Number(row.sum_bb_squared), sumAdjustedBb: Number(row.sum_adjusted_bb), sumAdjustedBbSquared: Number(row.sum_adjusted_bb_squared) }),
+      ...winRate({ handsPlayed: row.hands, sumBb: Number(row.sum_bb), sumBbSquared: Number(row.sum_bb_squared), sumAdjustedBb: Number(row.sum_adjusted_bb), sumAdjustedBbSquared: Number(row.sum_adjusted_bb_squared), estimator: row.estimator }),
     }));
   }
 }

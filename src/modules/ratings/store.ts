@@ -8,8 +8,8 @@ import { botRatingHistory, botRatings, matches, matchPlayers, tables } from "../
 import { compareIds } from "../../lib/ids";
 import type { StoredHand } from "../match-host/hand-history";
 import { recordedHands } from "../match-host/hand-store";
-import { decodeParts, matchDealOf, type StoredMatchPart } from "../match-host/recorded-hands";
-import { matchResultsOf } from "./luck";
+import { decodePartsWithDecks, matchDealOf, type StoredMatchPart } from "../match-host/recorded-hands";
+import { ratedMatchOf, type RatedMatch } from "./luck";
 import { applyMatch, conservativeRating, priorRating, type BotRating, type MatchResult } from "./skill";
 
 type RatingRow = typeof botRatings.$inferSelect;
@@ -28,10 +28,10 @@ export async function pendingMatches(db: Queryable, limit: number): Promise<stri
   return rows.map((row) => row.id);
 }
 
-/** What a recorded match's rating is computed from: its players (by position) and its hand histories in hand order. */
-export async function recordedMatch(db: Queryable, matchId: string, archiveDir?: string): Promise<{ botIds: string[]; hands: StoredHand[] }> {
+/** What a recorded match's rating is computed from: its players (by position), its hand histories in hand order and each one's deck (null: unknown). */
+export async function recordedMatch(db: Queryable, matchId: string, archiveDir?: string): Promise<{ botIds: string[]; hands: StoredHand[]; decks: Array<number[] | null> }> {
   const { botIds, parts } = await recordedMatchStored(db, matchId, archiveDir);
-  return { botIds, hands: decodeParts(parts) };
+  return { botIds, ...decodePartsWithDecks(parts) };
 }
 
 /**
@@ -59,10 +59,10 @@ export async function recordedMatchStored(db: Queryable, matchId: string, archiv
   return { botIds: players.map((p) => p.botId), parts };
 }
 
-/** A pending match with its results computed, or null when its hands cannot be rated (it is then dropped from the ratings). */
+/** A pending match with its results (and the estimator of their adjusted sums) computed, or null when its hands cannot be rated (it is then dropped from the ratings). */
 export interface ComputedMatch {
   matchId: string;
-  results: MatchResult[] | null;
+  rated: RatedMatch | null;
 }
 
 /**
@@ -78,7 +78,7 @@ export async function applyPendingMatches(db: Db, computed: ComputedMatch[]): Pr
     const pending = new Set(still.map((row) => row.id));
     const mine = computed.filter((c) => pending.has(c.matchId));
     if (mine.length === 0) return 0;
-    await rateMatches(tx, mine.flatMap((c) => (c.results ? [{ matchId: c.matchId, results: c.results }] : [])));
+    await rateMatches(tx, mine.flatMap((c) => (c.rated ? [{ matchId: c.matchId, ...c.rated }] : [])));
     await tx.update(matches).set({ ratingPending: false }).where(anyOf(matches.id, mine.map((c) => c.matchId)));
     return mine.length;
   });
@@ -89,13 +89,13 @@ export async function applyPendingMatches(db: Db, computed: ComputedMatch[]): Pr
  * writers cannot deadlock), take each match's place in the ratings' history, apply them in that
  * order. A bot's updates happen in rated_seq order, which the rebuild replays.
  */
-async function rateMatches(tx: Tx, rated: Array<{ matchId: string; results: MatchResult[] }>): Promise<void> {
+async function rateMatches(tx: Tx, rated: Array<{ matchId: string } & RatedMatch>): Promise<void> {
   if (rated.length === 0) return;
   const ids = [...new Set(rated.flatMap((m) => m.results.map((r) => r.botId)))].sort(compareIds);
   // Pipelined on the transaction's connection, run in this order: the sequence numbers are taken
   // once the rows are locked, so a bot's updates are numbered in the order they are applied.
   const [, rows, sequence] = await Promise.all([
-    tx.execute(sql`insert into bot_ratings (bot_id, mu, sigma, rating, matches_played, hands_played, sum_bb, sum_bb_squared, sum_adjusted_bb, sum_adjusted_bb_squared)
+    tx.execute(sql`insert into bot_ratings (bot_id, mu, sigma, rating, matches_played, hands_played, sum_bb, sum_bb_squared, sum_adjusted_bb, sum_adjusted_bb_squared, estimator)
       select * from json_to_recordset(${JSON.stringify(ids.map((id) => snakeCase(toRow(priorRating(id)))))}::json) as ${RATING_COLUMNS}
       on conflict do nothing`),
     tx.select().from(botRatings).where(anyOf(botRatings.botId, ids)).orderBy(sql`${botRatings.botId} collate "C"`).for("update"),
@@ -104,8 +104,8 @@ async function rateMatches(tx: Tx, rated: Array<{ matchId: string; results: Matc
   const seqs = sequence.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const current = new Map<string, RatingRow>(rows.map((row) => [row.botId, row]));
   const history: HistoryRow[] = [];
-  rated.forEach(({ matchId, results }, i) => {
-    const after = applyMatch(current, results);
+  rated.forEach(({ matchId, results, estimator }, i) => {
+    const after = applyMatch(current, results, estimator);
     for (const rating of after) current.set(rating.botId, toRow(rating));
     history.push(...historyRows(matchId, seqs[i], results, after));
   });
@@ -114,17 +114,17 @@ async function rateMatches(tx: Tx, rated: Array<{ matchId: string; results: Matc
   await Promise.all([
     tx.execute(sql`update bot_ratings set mu = x.mu, sigma = x.sigma, rating = x.rating, matches_played = x.matches_played,
         hands_played = x.hands_played, sum_bb = x.sum_bb, sum_bb_squared = x.sum_bb_squared,
-        sum_adjusted_bb = x.sum_adjusted_bb, sum_adjusted_bb_squared = x.sum_adjusted_bb_squared
+        sum_adjusted_bb = x.sum_adjusted_bb, sum_adjusted_bb_squared = x.sum_adjusted_bb_squared, estimator = x.estimator
       from json_to_recordset(${JSON.stringify(ids.map((id) => snakeCase(current.get(id)!)))}::json) as ${RATING_COLUMNS}
       where bot_ratings.bot_id = x.bot_id`),
-    tx.execute(sql`update matches set rated_seq = x.seq
-      from json_to_recordset(${JSON.stringify(rated.map((m, i) => ({ id: m.matchId, seq: String(seqs[i]) })))}::json) as x(id text, seq bigint)
+    tx.execute(sql`update matches set rated_seq = x.seq, rating_estimator = x.estimator
+      from json_to_recordset(${JSON.stringify(rated.map((m, i) => ({ id: m.matchId, seq: String(seqs[i]), estimator: m.estimator })))}::json) as x(id text, seq bigint, estimator text)
       where matches.id = x.id`),
   ]);
 }
 
 const RATING_COLUMNS = sql.raw(
-  "x(bot_id text, mu float8, sigma float8, rating float8, matches_played int, hands_played int, sum_bb float8, sum_bb_squared float8, sum_adjusted_bb float8, sum_adjusted_bb_squared float8)",
+  "x(bot_id text, mu float8, sigma float8, rating float8, matches_played int, hands_played int, sum_bb float8, sum_bb_squared float8, sum_adjusted_bb float8, sum_adjusted_bb_squared float8, estimator text)",
 );
 
 const snakeCase = (row: RatingRow) => ({
@@ -138,11 +138,14 @@ const snakeCase = (row: RatingRow) => ({
   sum_bb_squared: row.sumBbSquared,
   sum_adjusted_bb: row.sumAdjustedBb,
   sum_adjusted_bb_squared: row.sumAdjustedBbSquared,
+  estimator: row.estimator,
 });
 
 /**
  * Every rated match again, in the order it was first applied (rated_seq), from the match records
- * and hand histories through the same functions as the applier (matchResultsOf, applyMatch).
+ * and hand histories through the same functions as the applier (ratedMatchOf, applyMatch), each
+ * with the estimator it gives now (estimator.ts CURRENT_ESTIMATOR wherever the decks are known):
+ * matches.rating_estimator is rewritten to match.
  */
 export async function rebuildRatings(db: Db, archiveDir?: string): Promise<{ matches: number; bots: number }> {
   return db.transaction(async (tx) => {
@@ -151,12 +154,18 @@ export async function rebuildRatings(db: Db, archiveDir?: string): Promise<{ mat
     const rated = await tx.select({ id: matches.id, ratedSeq: matches.ratedSeq }).from(matches).where(isNotNull(matches.ratedSeq)).orderBy(asc(matches.ratedSeq));
     const current = new Map<string, BotRating>();
     const history: HistoryRow[] = [];
+    const estimators: Array<{ id: string; estimator: string }> = [];
     for (const { id, ratedSeq } of rated) {
-      const { botIds, hands } = await recordedMatch(tx, id, archiveDir);
-      const results = matchResultsOf(botIds, hands);
-      const after = applyMatch(current, results);
+      const { botIds, hands, decks } = await recordedMatch(tx, id, archiveDir);
+      const { estimator, results } = ratedMatchOf(botIds, hands, decks);
+      const after = applyMatch(current, results, estimator);
       for (const rating of after) current.set(rating.botId, rating);
       history.push(...historyRows(id, BigInt(ratedSeq!), results, after));
+      estimators.push({ id, estimator });
+    }
+    for (let i = 0; i < estimators.length; i += 1000) {
+      await tx.execute(sql`update matches set rating_estimator = x.estimator
+        from json_to_recordset(${JSON.stringify(estimators.slice(i, i + 1000))}::json) as x(id text, estimator text) where matches.id = x.id`);
     }
     await tx.delete(botRatings);
     await tx.delete(botRatingHistory);
