@@ -62,6 +62,9 @@ import { createSandbox, type Sandbox } from "./modules/hosted/sandbox";
 import { CODE_UPLOAD_BODY, HostedCode, hostedModule } from "./modules/hosted";
 import { refuseIfHostedSeatsFull } from "./modules/hosted/code-store";
 import { HostedPlay } from "./modules/hosted/players";
+import { mcpModule } from "./modules/mcp";
+import { AgentSeats } from "./modules/mcp/service";
+import type { RouteSchemas } from "./modules/mcp/tools";
 
 export interface AppDeps {
   db: Db;
@@ -118,6 +121,8 @@ export interface Services {
   hostedPlay: HostedPlay;
   /** Hand storage upkeep: monthly partitions, hands still in JSON converted (started by server.ts). */
   handMaintenance: HandMaintenance;
+  /** Bots played by LLM agents through /mcp: their seats in the gateway on this node. */
+  agentSeats: AgentSeats;
 }
 
 /** Routes whose body is a file taken as it is, not JSON (each with its own cap). */
@@ -231,6 +236,7 @@ export function createServices(deps: AppDeps): Services {
     ratings: new Ratings(db),
     ratingsApplier,
     idempotency: new IdempotencyKeys(db, clock),
+    agentSeats: new AgentSeats({ bots, gateway, clock, presenceMs: config.mcp.presenceMs, maxWaitMs: config.mcp.maxWaitMs }),
     handMaintenance: new HandMaintenance({ db, deckSeal, now: () => clock.now(), log, convertLegacy: config.handStorage.convertLegacy }),
   };
 }
@@ -253,6 +259,9 @@ export function createApp(deps: AppDeps) {
   // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
   const methodsOf = methodsOfRoutes(() => app.routes);
+  // /mcp's tools are the app's own routes: their schemas, called in-process with the agent's token.
+  const appRoutes = (): RouteSchemas[] => app.routes as unknown as RouteSchemas[];
+  const handleInApp = (request: Request): Promise<Response> => app.handle(request);
   const app = new Elysia({ normalize: false, systemRouter: false })
     .use(httpMetrics(metrics))
     .use(tracing.enabled ? httpTracing(tracing) : new Elysia({ name: "plugin:http-tracing-off" }))
@@ -302,6 +311,16 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(ladderModule(services.ladder, auth, deps.config.ladder))
+    .use(
+      mcpModule({
+        auth,
+        seats: services.agentSeats,
+        routes: appRoutes,
+        handle: handleInApp,
+        allowedOrigins: deps.config.mcp.allowedOrigins,
+        maxWaitMs: deps.config.mcp.maxWaitMs,
+      }),
+    )
     .use(webModule({ ...services, leaderboardMinMatches: deps.config.leaderboardMinMatches }));
   return Object.assign(app, { services, metrics });
 }

@@ -77,6 +77,15 @@ export interface Config {
   spectatorsPerAddress: number;
   /** Which proxies may tell us the client's address (X-Forwarded-For); off by default. */
   trustProxy: TrustProxy;
+  /** The agents' endpoint /mcp (docs/INTEROP.md). */
+  mcp: {
+    /** MCP_ALLOWED_ORIGINS: browser origins allowed besides the service's own (comma-separated); a request without Origin (an agent host) always is. */
+    allowedOrigins: string[];
+    /** AGENT_PRESENCE_MS: an agent's bot counts as connected while a wait_for_turn is open and this long after its last call. */
+    presenceMs: number;
+    /** MCP_MAX_WAIT_MS: the longest one wait_for_turn holds its HTTP request. */
+    maxWaitMs: number;
+  };
   /** CORS_ORIGINS: `*` (default: any origin may read public GETs) or a comma-separated list of origins that may call every route. */
   corsOrigins: string[] | "*";
   /** Set: every node with the same database and NATS is one service. Unset: one process, in-process bus. */
@@ -177,6 +186,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ratingsPollMs: integerFrom(env, "RATINGS_POLL_MS", 1_000, 10),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: !env.CORS_ORIGINS || env.CORS_ORIGINS.trim() === "*" ? "*" : env.CORS_ORIGINS.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
+    mcp: {
+      allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
+      presenceMs: integerFrom(env, "AGENT_PRESENCE_MS", 150_000, 100),
+      maxWaitMs: integerFrom(env, "MCP_MAX_WAIT_MS", 50_000, 100),
+    },
     waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),
     maxBotsPerDeveloper: integerFrom(env, "MAX_BOTS_PER_DEVELOPER", 200, 1),
     maxOpenTablesPerDeveloper: integerFrom(env, "MAX_OPEN_TABLES_PER_DEVELOPER", 50, 1),

@@ -354,6 +354,15 @@ export class BotGateway {
     return null;
   }
 
+  /**
+   * An answer that did not come on a socket (an agent's `act` over MCP, on whichever node its call
+   * landed): to the open request here, else forwarded to the node whose table asked. null: accepted.
+   */
+  async answerFromAnywhere(botId: string, message: Record<string, unknown>): Promise<ServerMessage | null> {
+    if (this.pendingByBot.has(botId) || !this.relay) return this.answer(botId, message);
+    return this.relay.forwardAnswer(botId, message);
+  }
+
   /** The bot's socket on another node closed: as a local disconnect, its open request is answered "no answer". */
   relayedDisconnect(botId: string): void {
     if (!this.socketsByBot.has(botId)) this.settle(botId, null);
