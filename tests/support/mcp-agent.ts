@@ -14,7 +14,7 @@ export function callTool(client: Client, name: string, args: Record<string, unkn
   return client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
 }
 
-interface Request {
+export interface Request {
   requestId: string;
   legalActions: string[];
   minRaiseTo: number | null;
@@ -33,6 +33,9 @@ function random(seed: number): () => number {
   };
 }
 
+/** Check, else call: the same answers a WebSocket bot gives in bench/gateways.ts. */
+export const checkOrCall = (request: Request) => ({ action: request.legalActions.includes("check") ? "check" : "call" });
+
 /** A random legal answer, raises included (fold only when nothing is free: a match keeps going). */
 function chooseAction(request: Request, next: () => number): { action: string; amount?: number } {
   const legal = request.legalActions;
@@ -47,7 +50,7 @@ function chooseAction(request: Request, next: () => number): { action: string; a
 }
 
 /** Plays the bot's match to its end through wait_for_turn/act; what it sent, as the hand history writes it. */
-export async function playWholeMatch(client: Client, botId: string, options: { seed: number; maxIdle?: number }) {
+export async function playWholeMatch(client: Client, botId: string, options: { seed: number; maxIdle?: number; choose?: (request: Request) => { action: string; amount?: number } }) {
   const next = random(options.seed);
   const sent: string[] = [];
   let raises = 0;
@@ -67,7 +70,7 @@ export async function playWholeMatch(client: Client, botId: string, options: { s
       continue;
     }
     const request = turn.request!;
-    const choice = chooseAction(request, next);
+    const choice = options.choose ? options.choose(request) : chooseAction(request, next);
     const acted = await callTool(client, "act", { botId, requestId: request.requestId, ...choice });
     lastRequestId = request.requestId;
     if (acted.isError) {
