@@ -51,7 +51,7 @@ import { Tables } from "./modules/tables/service";
 import { Ladder } from "./modules/ladder/service";
 import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
-import { BotPresence } from "./modules/protocol/presence";
+import { BotPresence, connectionsOf } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
 import { HandMaintenance } from "./modules/match-host/hand-maintenance";
@@ -147,6 +147,7 @@ export function createServices(deps: AppDeps): Services {
     versionsPerBot: config.hostedVersionsPerBot,
   });
   bots.codeVersions = (botIds) => hosted.currentVersions(botIds);
+  bots.connections = (botIds) => connectionsOf(db, botIds);
   const accounts = new Accounts({
     db,
     clock,

@@ -428,6 +428,8 @@ export const botPresence = pgTable("bot_presence", {
   botId: text("bot_id").primaryKey(),
   hostId: text("host_id").notNull(),
   since: instant("since").notNull(),
+  /** How the bot is connected: `socket` (the WebSocket protocol) or `agent` (an LLM agent through /mcp). */
+  via: text("via").notNull().default("socket"),
 });
 
 /**

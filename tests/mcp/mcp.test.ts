@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { until } from "../support/nodes";
+import { WsBot } from "../support/ws-bot";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { agentClient, callTool, playWholeMatch, type ToolAnswer } from "../support/mcp-agent";
 
@@ -137,10 +138,20 @@ describe("/mcp: the Model Context Protocol for agents", () => {
     const agent = await createBot(server, dev.token, "present");
     const house = await createBot(server, dev.token, "present-house", "caller");
     const presence = async () => (await queryRows(server.database.db, sql`select host_id from bot_presence where bot_id = ${agent.botId}`)).length;
+    const connection = async (botId: string) => (await server.api("GET", `/api/bots/${botId}`, { token: dev.token })).body.connection as string;
+    expect(await connection(agent.botId)).toBe("offline");
+    expect(await connection(house.botId)).toBe("built-in");
     const idle = await callTool(client, "wait_for_turn", { botId: agent.botId, timeoutMs: 50 });
     expect((idle.structuredContent as { status: string }).status).toBe("idle");
     await until(async () => (await presence()) === 1, 5_000, "the agent's bot recorded as connected");
+    expect(await connection(agent.botId)).toBe("agent");
     await until(async () => (await presence()) === 0, 5_000, "the quiet agent's bot recorded as gone");
+    expect(await connection(agent.botId)).toBe("offline");
+    expect((await server.api("GET", `/api/bots/${agent.botId}`)).body.connection).toBeUndefined();
+    const socketBot = await new WsBot(server.url, agent.apiKey).connect();
+    await until(async () => (await connection(agent.botId)) === "socket", 5_000, "the WebSocket bot shown as such");
+    socketBot.disconnect();
+    await until(async () => (await presence()) === 0, 5_000, "the WebSocket bot gone");
     const tableId = (await server.api("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 1, actionTimeoutMs: 5000 } })).body.tableId;
     await server.api("POST", `/api/tables/${tableId}/join`, { token: dev.token, body: { botId: agent.botId } });
     await server.api("POST", `/api/tables/${tableId}/join`, { token: dev.token, body: { botId: house.botId } });

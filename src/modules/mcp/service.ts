@@ -25,6 +25,7 @@ const MAX_EVENTS = 1_000;
  */
 class AgentSocket implements BotSocket {
   readonly id = `agent_${crypto.randomUUID()}`;
+  readonly via = "agent";
   private inbox: ServerMessage[] = [];
   private dropped = 0;
   /** The latest action_request not yet answered or overtaken (a table waits on this bot meanwhile). */

@@ -5,11 +5,13 @@ import { newId } from "../../lib/ids";
 import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
 import type { KeyCheck } from "../bots/key-check";
-import type { PresenceRecorder } from "./presence";
+import type { ConnectionVia, PresenceRecorder } from "./presence";
 
 /** What the gateway needs of a socket: Elysia's ServerWebSocket wrapper satisfies it. */
 export interface BotSocket {
   id: string;
+  /** How the bot is connected (bot_presence.via): a WebSocket unless the socket says otherwise. */
+  via?: ConnectionVia;
   send(data: string): unknown;
   close(code?: number, reason?: string): unknown;
 }
@@ -118,7 +120,7 @@ export class BotGateway {
     if (pending) this.deliver(botId, socket, pending.message);
     // Other nodes close their socket for this bot; its table's host (if elsewhere) re-sends the state.
     this.relay?.socketOpened(botId);
-    this.presence?.opened(botId);
+    this.presence?.opened(botId, socket.via ?? "socket");
   }
 
   /** Another node now holds this bot's socket: close ours without counting it as a disconnect. */
