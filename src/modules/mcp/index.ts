@@ -1,4 +1,5 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
+import { errorResponses } from "../../lib/http";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errors } from "../../lib/errors";
@@ -77,6 +78,10 @@ export function mcpModule(deps: McpDeps) {
       },
       {
         auth: true,
+        response: {
+          200: t.Object({ jsonrpc: t.Literal("2.0") }, { additionalProperties: true, description: "The JSON-RPC answer (application/json), or 202 with no body for a notification" }),
+          ...errorResponses(401, 403),
+        },
         detail: {
           tags: ["agents"],
           summary: "Model Context Protocol (Streamable HTTP) for LLM agents",
