@@ -63,6 +63,8 @@ import { CODE_UPLOAD_BODY, HostedCode, hostedModule } from "./modules/hosted";
 import { refuseIfHostedSeatsFull } from "./modules/hosted/code-store";
 import { HostedPlay } from "./modules/hosted/players";
 import { mcpModule } from "./modules/mcp";
+import { acpcModule } from "./modules/acpc";
+import { AcpcPorts } from "./modules/acpc/service";
 import { AgentSeats } from "./modules/mcp/service";
 import type { RouteSchemas } from "./modules/mcp/tools";
 
@@ -123,6 +125,8 @@ export interface Services {
   handMaintenance: HandMaintenance;
   /** Bots played by LLM agents through /mcp: their seats in the gateway on this node. */
   agentSeats: AgentSeats;
+  /** One-time TCP ports of ACPC players on this node. */
+  acpcPorts: AcpcPorts;
 }
 
 /** Routes whose body is a file taken as it is, not JSON (each with its own cap). */
@@ -237,6 +241,7 @@ export function createServices(deps: AppDeps): Services {
     ratings: new Ratings(db),
     ratingsApplier,
     idempotency: new IdempotencyKeys(db, clock),
+    acpcPorts: new AcpcPorts({ db, bots, gateway, clock, ...config.acpc }),
     agentSeats: new AgentSeats({ bots, gateway, clock, presenceMs: config.mcp.presenceMs, maxWaitMs: config.mcp.maxWaitMs }),
     handMaintenance: new HandMaintenance({ db, deckSeal, now: () => clock.now(), log, convertLegacy: config.handStorage.convertLegacy }),
   };
@@ -312,6 +317,7 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(ladderModule(services.ladder, auth, deps.config.ladder))
+    .use(acpcModule(services.acpcPorts, auth))
     .use(
       mcpModule({
         auth,

@@ -77,6 +77,15 @@ export interface Config {
   spectatorsPerAddress: number;
   /** Which proxies may tell us the client's address (X-Forwarded-For); off by default. */
   trustProxy: TrustProxy;
+  /** ACPC players' one-time TCP ports (docs/INTEROP.md). */
+  acpc: {
+    /** ACPC_BIND_HOST: the address the ports listen on; default HOST. */
+    bindHost: string;
+    /** ACPC_PUBLIC_HOST: the host name answered to the caller (behind a proxy); default the host the request named. */
+    publicHost: string | undefined;
+    /** ACPC_PORT_TTL_MS: an unused port closes after this long. */
+    portTtlMs: number;
+  };
   /** The agents' endpoint /mcp (docs/INTEROP.md). */
   mcp: {
     /** MCP_ALLOWED_ORIGINS: browser origins allowed besides the service's own (comma-separated); a request without Origin (an agent host) always is. */
@@ -186,6 +195,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ratingsPollMs: integerFrom(env, "RATINGS_POLL_MS", 1_000, 10),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: !env.CORS_ORIGINS || env.CORS_ORIGINS.trim() === "*" ? "*" : env.CORS_ORIGINS.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
+    acpc: {
+      bindHost: env.ACPC_BIND_HOST || env.HOST || "127.0.0.1",
+      publicHost: env.ACPC_PUBLIC_HOST || undefined,
+      portTtlMs: integerFrom(env, "ACPC_PORT_TTL_MS", 60_000, 100),
+    },
     mcp: {
       allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
       presenceMs: integerFrom(env, "AGENT_PRESENCE_MS", 150_000, 100),

@@ -59,7 +59,7 @@ export const botsList: Command = {
 };
 
 /** How a remote bot is connected now, in words (GET /api/me/bots' `connection`). */
-const REMOTE_CONNECTION: Record<string, string> = { socket: "connected by WebSocket", agent: "played by an agent through /mcp", offline: "not connected" };
+const REMOTE_CONNECTION: Record<string, string> = { socket: "connected by WebSocket", agent: "played by an agent through /mcp", acpc: "an ACPC player on its TCP port", offline: "not connected" };
 
 /** The bot a command names (a saved name or a bot id), and its name in the config file if it has one. */
 function botArgument(ctx: Ctx, parsed: Parsed, command: string): { given: string; botId: string; name: string | undefined } {

@@ -36,10 +36,10 @@ function toRecord(row: typeof bots.$inferSelect): BotRecord {
 }
 
 /** How a bot plays now: the service plays it (built-in, hosted), or it is connected (socket, agent), or not. */
-export type BotConnection = "built-in" | "hosted" | "socket" | "agent" | "offline";
+export type BotConnection = "built-in" | "hosted" | "socket" | "agent" | "acpc" | "offline";
 
 /** The owner's view of a bot (GET /api/me/bots, GET /api/bots/:botId to its owner): the public fields, how it plays and is connected, its hosted code's current version. */
-export function toOwnedBot(record: BotRecord, codeVersion: number | null, house: boolean, connectedVia: "socket" | "agent" | undefined = undefined) {
+export function toOwnedBot(record: BotRecord, codeVersion: number | null, house: boolean, connectedVia: "socket" | "agent" | "acpc" | undefined = undefined) {
   const connection: BotConnection = record.strategy ? "built-in" : codeVersion !== null ? "hosted" : (connectedVia ?? "offline");
   return { ...toBotView(record), strategy: record.strategy, hosted: codeVersion !== null, codeVersion, house, connection };
 }
@@ -76,7 +76,7 @@ export class Bots {
   /** The current hosted-code version of each bot that has one (set by the app: the hosted module's). */
   codeVersions: (botIds: string[]) => Promise<Map<string, number>> = async () => new Map();
   /** Of these bots, those connected on a live node and how, socket or agent (set by the app: bot_presence). */
-  connections: (botIds: string[]) => Promise<Map<string, "socket" | "agent">> = async () => new Map();
+  connections: (botIds: string[]) => Promise<Map<string, "socket" | "agent" | "acpc">> = async () => new Map();
 
   constructor(
     private readonly db: Db,

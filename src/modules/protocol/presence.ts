@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 
-/** How a remote bot is connected: the WebSocket protocol, or an LLM agent through /mcp. */
-export type ConnectionVia = "socket" | "agent";
+/** How a remote bot is connected: the WebSocket protocol, an LLM agent through /mcp, or an ACPC player on its TCP port. */
+export type ConnectionVia = "socket" | "agent" | "acpc";
 
 /** Where the gateway says a bot's socket opened or closed on this node (fire and forget). */
 export interface PresenceRecorder {
