@@ -177,6 +177,7 @@ describe("ACPC players on one-time TCP ports", () => {
     ];
     const player = await runAcpcPlayer(port.host, port.port, game, (_state, line) => bad[turns++ % bad.length]!(line));
     await until(async () => server.app.services.gateway.isConnected(bot.botId), 5_000, "the ACPC player greeted");
+    await until(async () => (await server.api("GET", `/api/bots/${bot.botId}`, { token: dev.token })).body.connection === "acpc", 5_000, "the owner's view says acpc");
     // Single use: the port stopped listening at its first connection.
     expect(await tryConnect(port.host, port.port)).toBe("refused");
     const house = await createBot(server, dev.token, "acpc-bad-house", "caller");
