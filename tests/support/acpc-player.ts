@@ -5,6 +5,7 @@
  * action — folds, calls and raises, minimum raises and all-ins included — as `<state>:<action>`.
  */
 import type { Socket } from "bun";
+import { seededRng } from "@poker-bots/core/rng";
 
 export interface GameDefinition {
   players: number;
@@ -89,16 +90,10 @@ export function parseState(line: string, game: GameDefinition): ParsedState {
   return { position: me, hand: Number(hand), betting, cards: rest.join(":"), turn };
 }
 
-/** A seeded PRNG (mulberry32). */
+/** A seeded source of uniform numbers in [0, 1) (the service's own seeded PRNG). */
 export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const rng = seededRng(seed);
+  return () => rng.nextUint32() / 4_294_967_296;
 }
 
 /** The example player's mix: fold ~6 % (only when it costs), call ~47 %, raise ~47 % uniform over the legal range. */

@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { seeded } from "./acpc-player";
 
 /** A scripted agent: the official SDK's client over Streamable HTTP, with a developer's token. */
 export async function agentClient(baseUrl: string, token: string): Promise<Client> {
@@ -21,18 +22,6 @@ export interface Request {
   maxRaiseTo: number | null;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed, the same choices. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Check, else call: the same answers a WebSocket bot gives in bench/gateways.ts. */
 export const checkOrCall = (request: Request) => ({ action: request.legalActions.includes("check") ? "check" : "call" });
 
@@ -51,7 +40,7 @@ function chooseAction(request: Request, next: () => number): { action: string; a
 
 /** Plays the bot's match to its end through wait_for_turn/act; what it sent, as the hand history writes it. */
 export async function playWholeMatch(client: Client, botId: string, options: { seed: number; maxIdle?: number; choose?: (request: Request) => { action: string; amount?: number } }) {
-  const next = random(options.seed);
+  const next = seeded(options.seed);
   const sent: string[] = [];
   let raises = 0;
   let rejected = 0;
