@@ -1,5 +1,6 @@
 /** CLI: bots create, list, rotate-key, retire. */
 import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
+import { CONNECTION_IN_WORDS, type BotConnection } from "../../modules/bots/connection-words";
 import { bool, str, UsageError, type Parsed } from "../args";
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 
@@ -47,19 +48,16 @@ export const botsList: Command = {
     }
     const mine = await ctx
       .api(parsed)
-      .request<Array<{ botId: string; name: string; strategy: string | null; codeVersion: number | null; connection: string }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
+      .request<Array<{ botId: string; name: string; strategy: string | null; codeVersion: number | null; connection: BotConnection }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
     if (mine.length === 0) ctx.out("no bots yet: bun run cli -- bots create my-bot");
     for (const bot of mine) {
       const keySaved = Boolean(ctx.profile.bots?.[bot.name]?.apiKey);
-      const how = bot.strategy ? `built-in ${bot.strategy}` : bot.codeVersion ? `hosted (code version ${bot.codeVersion})` : `${keySaved ? "remote (api key saved)" : "remote"}, ${REMOTE_CONNECTION[bot.connection] ?? "not connected"}`;
+      const how = bot.strategy ? `built-in ${bot.strategy}` : bot.codeVersion ? `hosted (code version ${bot.codeVersion})` : `${keySaved ? "remote (api key saved)" : "remote"}, ${CONNECTION_IN_WORDS[bot.connection]}`;
       ctx.out(`${bot.botId}  ${bot.name}  ${how}`);
     }
     return 0;
   },
 };
-
-/** How a remote bot is connected now, in words (GET /api/me/bots' `connection`). */
-const REMOTE_CONNECTION: Record<string, string> = { socket: "connected by WebSocket", agent: "played by an agent through /mcp", acpc: "an ACPC player on its TCP port", offline: "not connected" };
 
 /** The bot a command names (a saved name or a bot id), and its name in the config file if it has one. */
 function botArgument(ctx: Ctx, parsed: Parsed, command: string): { given: string; botId: string; name: string | undefined } {

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { BotConnection } from "./connection-words";
 import { anyOf, queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
@@ -35,8 +36,7 @@ function toRecord(row: typeof bots.$inferSelect): BotRecord {
   };
 }
 
-/** How a bot plays now: the service plays it (built-in, hosted), or it is connected (socket, agent), or not. */
-export type BotConnection = "built-in" | "hosted" | "socket" | "agent" | "acpc" | "offline";
+export type { BotConnection };
 
 /** The owner's view of a bot (GET /api/me/bots, GET /api/bots/:botId to its owner): the public fields, how it plays and is connected, its hosted code's current version. */
 export function toOwnedBot(record: BotRecord, codeVersion: number | null, house: boolean, connectedVia: "socket" | "agent" | "acpc" | undefined = undefined) {
