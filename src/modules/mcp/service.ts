@@ -30,6 +30,8 @@ class AgentSocket implements BotSocket {
   private dropped = 0;
   /** The latest action_request not yet answered or overtaken (a table waits on this bot meanwhile). */
   openRequest: ActionRequestMessage | null = null;
+  /** The requestId of the request last handed to the agent: an answer to it may have gone to another node. */
+  handedOut: string | null = null;
   closed = false;
   openWaits = 0;
   lastSeenAt: number;
@@ -118,8 +120,16 @@ export class AgentSeats {
     socket.openWaits += 1;
     try {
       for (;;) {
+        const handedOut = socket.openRequest?.requestId;
+        // Answered already, perhaps through another node (calls are stateless): the table's news of it may not be here yet.
+        if (handedOut !== undefined && handedOut === socket.handedOut && !(await this.deps.gateway.isRequestOpen(botId, handedOut))) {
+          if (socket.openRequest?.requestId === handedOut) socket.openRequest = null;
+        }
         const answer = socket.ready();
-        if (answer) return answer;
+        if (answer) {
+          socket.handedOut = answer.request?.requestId ?? null;
+          return answer;
+        }
         const left = until - clock.now();
         if (left <= 0 || socket.closed) return socket.drain("idle", Number.MAX_SAFE_INTEGER, null);
         await socket.nextMessage(clock, left);

@@ -365,6 +365,16 @@ export class BotGateway {
     return this.relay.forwardAnswer(botId, message);
   }
 
+  /**
+   * Whether this request of the bot's is still open, here or at the table's node: asked as an
+   * answer no table accepts (`answer` refuses it without settling anything), so an open request
+   * answers ILLEGAL_ACTION and a settled one STALE_REQUEST.
+   */
+  async isRequestOpen(botId: string, requestId: string): Promise<boolean> {
+    const reply = await this.answerFromAnywhere(botId, { type: "action", requestId, action: "(probe)" });
+    return reply?.type === "error" && reply.code === "ILLEGAL_ACTION";
+  }
+
   /** The bot's socket on another node closed: as a local disconnect, its open request is answered "no answer". */
   relayedDisconnect(botId: string): void {
     if (!this.socketsByBot.has(botId)) this.settle(botId, null);
