@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { TestCluster } from "../support/nodes";
+import { TestCluster, until } from "../support/nodes";
+import { parseGameDefinition, randomAction, runAcpcPlayer, seeded } from "../support/acpc-player";
 import { agentClient, callTool, checkOrCall, type Request } from "../support/mcp-agent";
 
 setDefaultTimeout(120_000);
 
 let cluster: TestCluster;
 beforeAll(async () => {
-  cluster = await TestCluster.create("mcp_cluster");
+  cluster = await TestCluster.create("gateways_cluster", { FAUCET_AMOUNT: "10000000" });
   await cluster.start("node_a");
   await cluster.start("node_b");
 });
 afterAll(() => cluster.close());
 
-describe("/mcp on every node (stateless calls, the gateway's relay)", () => {
+describe("agents and ACPC players on every node (the gateway's relay)", () => {
   test("an agent waits on one node and acts on either while its table lives on the other: a whole match, every answer played", async () => {
     const token = await cluster.fundedDeveloper("node_a");
     const remote = (await cluster.api("node_a", "POST", "/api/bots", { token, body: { name: "roaming-agent" } })).body.botId as string;
@@ -50,5 +51,32 @@ describe("/mcp on every node (stateless calls, the gateway's relay)", () => {
     expect((await cluster.audit()).problems).toEqual([]);
     await onA.close();
     await onB.close();
+  });
+
+  test("an ACPC player on a port of one node plays at a table the other node hosts", async () => {
+    const token = await cluster.fundedDeveloper("node_a");
+    const remote = (await cluster.api("node_a", "POST", "/api/bots", { token, body: { name: "acpc-roaming" } })).body.botId as string;
+    const house = (await cluster.api("node_a", "POST", "/api/bots", { token, body: { name: "acpc-roaming-house", strategy: "random" } })).body.botId as string;
+    const tableId = (await cluster.api("node_a", "POST", "/api/tables", { token, body: { maxPlayers: 2, maxHands: 60, buyIn: 100_000, resetStacks: 1000, actionTimeoutMs: 10_000 } })).body.tableId as string;
+    expect(await cluster.hostOf(tableId)).toBe("node_a");
+    await cluster.api("node_a", "POST", `/api/tables/${tableId}/join`, { token, body: { botId: remote } });
+    const port = await cluster.api("node_b", "POST", `/api/bots/${remote}/acpc`, { token });
+    expect(port.status).toBe(201);
+    const random = seeded(5);
+    const player = await runAcpcPlayer(port.body.host, port.body.port, parseGameDefinition(port.body.gameDefinition), (state) => randomAction(state.turn!, random));
+    await until(async () => (await cluster.api("node_a", "GET", `/api/bots/${remote}`, { token })).body.connection === "acpc", 10_000, "the player connected on node_b");
+    await cluster.api("node_a", "POST", `/api/tables/${tableId}/join`, { token, body: { botId: house } });
+    const match = await until(async () => (await cluster.api("node_b", "GET", `/api/matches?botId=${remote}`)).body[0], 60_000, "the match recorded");
+    expect(match.handsPlayed).toBe(60);
+    const finals = new Map<number, string>();
+    for (const state of player.states) finals.set(Number(state.split(":")[2]), state.split(":")[3]!);
+    expect(finals.size).toBe(60);
+    for (const answer of player.answers) {
+      const [, , hand, betting] = answer.state.split(":");
+      expect(finals.get(Number(hand))!.startsWith(betting + answer.action)).toBe(true);
+    }
+    expect(player.answers.length).toBeGreaterThan(60);
+    expect((await cluster.audit()).problems).toEqual([]);
+    player.socket.end();
   });
 });
