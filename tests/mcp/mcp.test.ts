@@ -75,6 +75,30 @@ describe("/mcp: the Model Context Protocol for agents", () => {
     expect(get.status).toBe(405);
   });
 
+  test("the route tools answer what their routes answer", async () => {
+    const dev = await registerWithCredits(server, "mcp-routes");
+    const client = await agentClient(server.url, dev.token);
+    const structured = async (name: string, args: Record<string, unknown>) => {
+      const answer = await callTool(client, name, args);
+      expect({ name, isError: answer.isError ?? false }).toEqual({ name, isError: false });
+      return answer.structuredContent as any;
+    };
+    const faucet = await callTool(client, "claim_faucet", {});
+    expect(faucet.isError ? errorCodeOf(faucet) : "claimed").toBe("FAUCET_COOLDOWN");
+    const bot = await structured("create_bot", { name: "route-tools", description: "made by an agent" });
+    const mine = await structured("list_my_bots", { limit: 10 });
+    expect(mine.items.map((item: { botId: string; connection: string }) => [item.botId, item.connection])).toEqual([[bot.botId, "offline"]]);
+    const table = await structured("create_table", { maxPlayers: 2 });
+    const before = (await structured("get_balance", {})).balance;
+    expect(await structured("join_table", { tableId: table.tableId, botId: bot.botId })).toMatchObject({ botId: bot.botId, warning: { code: "BOT_NOT_CONNECTED" } });
+    expect((await structured("get_balance", {})).balance).toBe(before - table.config.buyIn);
+    expect(await structured("leave_table", { tableId: table.tableId, botId: bot.botId })).toMatchObject({ status: "left", cashout: table.config.buyIn });
+    expect(await structured("ladder_enter", { botId: bot.botId })).toMatchObject({ botId: bot.botId, format: "heads-up" });
+    expect(await structured("ladder_leave", { botId: bot.botId, format: "heads-up" })).toMatchObject({ botId: bot.botId });
+    expect((await server.api("GET", "/api/me/ladder", { token: dev.token })).body.filter((e: { status: string }) => e.status !== "left")).toEqual([]);
+    await client.close();
+  });
+
   test("failures are tool errors with the API's codes, not transport errors", async () => {
     const dev = await registerWithCredits(server, "mcp-errors");
     const other = await registerWithCredits(server, "mcp-errors-other");
