@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids";
 import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
 import type { KeyCheck } from "../bots/key-check";
+import { parseMessage, toPlayerAction } from "./bot-answers";
 import type { ConnectionVia, PresenceRecorder } from "./presence";
 
 /** What the gateway needs of a socket: Elysia's ServerWebSocket wrapper satisfies it. */
@@ -408,26 +409,4 @@ function safeSend(socket: BotSocket, message: ServerMessage): void {
   try {
     socket.send(JSON.stringify(message));
   } catch {}
-}
-
-function parseMessage(raw: unknown): Record<string, unknown> | null {
-  let value = raw;
-  if (typeof raw === "string") {
-    if (raw.length > 4096) return null;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return null;
-    }
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  return typeof (value as { type?: unknown }).type === "string" ? (value as Record<string, unknown>) : null;
-}
-
-/** A bot's answer (`{ action, amount }`, the protocol's shape) as the engine's action; null when malformed. */
-export function toPlayerAction(message: Record<string, unknown>): PlayerAction | null {
-  const { action, amount } = message;
-  if (action === "fold" || action === "check" || action === "call") return { type: action };
-  if (action === "raise" && typeof amount === "number" && Number.isSafeInteger(amount)) return { type: "raise", amount };
-  return null;
 }
