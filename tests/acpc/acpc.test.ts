@@ -80,7 +80,7 @@ async function playMatch(players: number, acpcSeats: number, hands: number) {
   const tableId = await resetTable(dev.token, players, hands);
   const acpcBots: string[] = [];
   for (let i = 0; i < acpcSeats; i++) acpcBots.push((await createBot(server, dev.token, `acpc-${players}-${i}`)).botId);
-  const logs = [];
+  const logs: { botId: string; log: Awaited<ReturnType<typeof runAcpcPlayer>> }[] = [];
   let game: GameDefinition | undefined;
   for (const [i, botId] of acpcBots.entries()) {
     expect((await server.api("POST", `/api/tables/${tableId}/join`, { token: dev.token, body: { botId } })).status).toBe(201);
@@ -103,11 +103,21 @@ async function playMatch(players: number, acpcSeats: number, hands: number) {
   expect(history).toHaveLength(hands);
   let answersChecked = 0;
   let raises = 0;
-  for (const { log } of logs) {
+  let showdowns = 0;
+  for (const { botId, log } of logs) {
     const finals = finalStates(log.states);
     expect(finals.size).toBe(hands);
     // The hand histories agree with what the client saw: every hand's betting, as the client's last state of it.
-    for (const hand of history) expect(finals.get(hand.handNumber - 1)!.split(":")[3]).toBe(bettingOfHistory(hand));
+    for (const hand of history) {
+      const final = finals.get(hand.handNumber - 1)!;
+      expect(final.split(":")[3]).toBe(bettingOfHistory(hand));
+      // Hole cards: its own always, an opponent's only when shown down.
+      const shownHoles = final.split(":")[4]!.split("/")[0]!.split("|").filter((cards) => cards !== "").length;
+      const mySeat = hand.players.find((p) => p.botId === botId)!.seat;
+      const opponentsShown = new Set(hand.events.filter((e) => e.type === "show" && e.seat !== mySeat).map((e) => e.seat)).size;
+      expect(shownHoles).toBe(1 + opponentsShown);
+      showdowns += opponentsShown > 0 ? 1 : 0;
+    }
     // Every answer was played as sent: the hand's betting continues with it.
     for (const answer of log.answers) {
       const [, , handNumber, betting] = answer.state.split(":");
@@ -118,6 +128,7 @@ async function playMatch(players: number, acpcSeats: number, hands: number) {
     }
   }
   expect(answersChecked).toBeGreaterThan(hands);
+  expect(showdowns).toBeGreaterThan(0);
   expect(raises).toBeGreaterThan(hands / 4);
   const summary = await server.api("GET", `/api/matches/${match.matchId}`);
   expect(summary.body.players.reduce((sum: number, p: { finalChips: number }) => sum + p.finalChips, 0)).toBe(1_000_000 * players);

@@ -50,6 +50,12 @@ describe("/mcp: the Model Context Protocol for agents", () => {
     expect((rules.contents[0] as { text: string }).text).toContain("check, else");
     const protocol = await client.readResource({ uri: "poker://protocol" });
     expect((protocol.contents[0] as { text: string }).text).toContain("action_request");
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["poker://bots/{botId}/matches"]);
+    const bot = await createBot(server, dev.token, "resource-reader");
+    const matches = await client.readResource({ uri: `poker://bots/${bot.botId}/matches` });
+    expect(JSON.parse((matches.contents[0] as { text: string }).text)).toEqual([]);
+    await expect(client.readResource({ uri: "poker://nothing" })).rejects.toThrow(/Resource not found/);
     const balance = await callTool(client, "get_balance", {});
     expect(balance.isError).toBeFalsy();
     expect(typeof (balance.structuredContent as { balance: number }).balance).toBe("number");
