@@ -13,7 +13,6 @@ import { webModule } from "./modules/web";
 import { PAGE_CODE_UPLOAD_BODY } from "./modules/web/account";
 import { WebSessions } from "./modules/web/sessions";
 import { listTransactions } from "./modules/credits/transactions";
-import { presentBots } from "./modules/protocol/presence";
 import { notFoundPage } from "./modules/web/layout";
 import { authModule } from "./modules/auth";
 import { Identity } from "./modules/auth/service";
@@ -55,7 +54,7 @@ import { Tables } from "./modules/tables/service";
 import { Ladder } from "./modules/ladder/service";
 import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
-import { BotPresence } from "./modules/protocol/presence";
+import { BotPresence, connectionsOf } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
 import { HandMaintenance } from "./modules/match-host/hand-maintenance";
@@ -66,6 +65,11 @@ import { createSandbox, type Sandbox } from "./modules/hosted/sandbox";
 import { CODE_UPLOAD_BODY, HostedCode, hostedModule } from "./modules/hosted";
 import { refuseIfHostedSeatsFull } from "./modules/hosted/code-store";
 import { HostedPlay } from "./modules/hosted/players";
+import { mcpModule } from "./modules/mcp";
+import { acpcModule } from "./modules/acpc";
+import { AcpcPorts } from "./modules/acpc/service";
+import { AgentSeats } from "./modules/mcp/service";
+import type { RouteSchemas } from "./modules/mcp/tools";
 
 export interface AppDeps {
   db: Db;
@@ -122,6 +126,10 @@ export interface Services {
   hostedPlay: HostedPlay;
   /** Hand storage upkeep: monthly partitions, hands still in JSON converted (started by server.ts). */
   handMaintenance: HandMaintenance;
+  /** Bots played by LLM agents through /mcp: their seats in the gateway on this node. */
+  agentSeats: AgentSeats;
+  /** One-time TCP ports of ACPC players on this node. */
+  acpcPorts: AcpcPorts;
 }
 
 /** Routes whose body is a file taken as it is, not JSON (each with its own cap). */
@@ -146,6 +154,7 @@ export function createServices(deps: AppDeps): Services {
     versionsPerBot: config.hostedVersionsPerBot,
   });
   bots.codeVersions = (botIds) => hosted.currentVersions(botIds);
+  bots.connections = (botIds) => connectionsOf(db, botIds);
   const accounts = new Accounts({
     db,
     clock,
@@ -235,6 +244,8 @@ export function createServices(deps: AppDeps): Services {
     ratings: new Ratings(db),
     ratingsApplier,
     idempotency: new IdempotencyKeys(db, clock),
+    acpcPorts: new AcpcPorts({ db, bots, gateway, clock, ...config.acpc }),
+    agentSeats: new AgentSeats({ bots, gateway, clock, presenceMs: config.mcp.presenceMs, maxWaitMs: config.mcp.maxWaitMs }),
     handMaintenance: new HandMaintenance({ db, deckSeal, now: () => clock.now(), log, convertLegacy: config.handStorage.convertLegacy }),
   };
 }
@@ -262,6 +273,9 @@ export function createApp(deps: AppDeps) {
   // systemRouter off: with Bun's router, GET /api/bots/:botId shadows the WebSocket route
   // /api/bots/connect (Elysia 1.4 maps only plain routes there). Elysia's own router orders them right.
   const methodsOf = methodsOfRoutes(() => app.routes);
+  // /mcp's tools are the app's own routes: their schemas, called in-process with the agent's token.
+  const appRoutes = (): RouteSchemas[] => app.routes as unknown as RouteSchemas[];
+  const handleInApp = (request: Request): Promise<Response> => app.handle(request);
   const app = new Elysia({ normalize: false, systemRouter: false })
     .use(httpMetrics(metrics))
     .use(tracing.enabled ? httpTracing(tracing) : new Elysia({ name: "plugin:http-tracing-off" }))
@@ -303,6 +317,17 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(ladderModule(services.ladder, auth, deps.config.ladder))
+    .use(acpcModule(services.acpcPorts, auth))
+    .use(
+      mcpModule({
+        auth,
+        seats: services.agentSeats,
+        routes: appRoutes,
+        handle: handleInApp,
+        allowedOrigins: deps.config.mcp.allowedOrigins,
+        maxWaitMs: deps.config.mcp.maxWaitMs,
+      }),
+    )
     .use(
       webModule({
         ...services,
@@ -314,7 +339,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
         faucetAmount: deps.config.faucetAmount,
         transactions: (developerId, page) => listTransactions(deps.db, developerId, page),
-        connected: (botIds) => presentBots(deps.db, botIds),
+        connections: (botIds) => connectionsOf(deps.db, botIds),
       }),
     );
   return Object.assign(app, { services, metrics });

@@ -81,6 +81,24 @@ export interface Config {
   spectatorsPerAddress: number;
   /** Which proxies may tell us the client's address (X-Forwarded-For); off by default. */
   trustProxy: TrustProxy;
+  /** ACPC players' one-time TCP ports (docs/INTEROP.md). */
+  acpc: {
+    /** ACPC_BIND_HOST: the address the ports listen on; default HOST. */
+    bindHost: string;
+    /** ACPC_PUBLIC_HOST: the host name answered to the caller (behind a proxy); default the host the request named. */
+    publicHost: string | undefined;
+    /** ACPC_PORT_TTL_MS: an unused port closes after this long. */
+    portTtlMs: number;
+  };
+  /** The agents' endpoint /mcp (docs/INTEROP.md). */
+  mcp: {
+    /** MCP_ALLOWED_ORIGINS: browser origins allowed besides the service's own (comma-separated); a request without Origin (an agent host) always is. */
+    allowedOrigins: string[];
+    /** AGENT_PRESENCE_MS: an agent's bot counts as connected while a wait_for_turn is open and this long after its last call. */
+    presenceMs: number;
+    /** MCP_MAX_WAIT_MS: the longest one wait_for_turn holds its HTTP request. */
+    maxWaitMs: number;
+  };
   /** CORS_ORIGINS: `*` (default: any origin may read public GETs) or a comma-separated list of origins that may call every route. */
   corsOrigins: string[] | "*";
   /** Set: every node with the same database and NATS is one service. Unset: one process, in-process bus. */
@@ -183,6 +201,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ratingsPollMs: integerFrom(env, "RATINGS_POLL_MS", 1_000, 10),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: !env.CORS_ORIGINS || env.CORS_ORIGINS.trim() === "*" ? "*" : env.CORS_ORIGINS.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
+    acpc: {
+      bindHost: env.ACPC_BIND_HOST || env.HOST || "127.0.0.1",
+      publicHost: env.ACPC_PUBLIC_HOST || undefined,
+      portTtlMs: integerFrom(env, "ACPC_PORT_TTL_MS", 60_000, 100),
+    },
+    mcp: {
+      allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
+      presenceMs: integerFrom(env, "AGENT_PRESENCE_MS", 150_000, 100),
+      maxWaitMs: integerFrom(env, "MCP_MAX_WAIT_MS", 50_000, 100),
+    },
     waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),
     maxBotsPerDeveloper: integerFrom(env, "MAX_BOTS_PER_DEVELOPER", 200, 1),
     maxOpenTablesPerDeveloper: integerFrom(env, "MAX_OPEN_TABLES_PER_DEVELOPER", 50, 1),

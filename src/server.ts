@@ -122,6 +122,8 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         clearInterval(forgetOldKeys);
         // No new ladder table from here on; another node takes the matchmaker role at once.
         await step("the matchmaker", () => app.services.matchmaker.stop());
+        // Unused ACPC ports stop listening (a connected player's socket closes with the gateway's).
+        app.services.acpcPorts.closeAll();
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.

@@ -435,6 +435,8 @@ export const botPresence = pgTable("bot_presence", {
   botId: text("bot_id").primaryKey(),
   hostId: text("host_id").notNull(),
   since: instant("since").notNull(),
+  /** How the bot is connected: `socket` (the WebSocket protocol), `agent` (an LLM agent through /mcp) or `acpc` (an ACPC player on its TCP port). */
+  via: text("via").notNull().default("socket"),
 });
 
 /**

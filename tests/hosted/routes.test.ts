@@ -184,7 +184,7 @@ describe("the bot views", () => {
     const seenByStranger = await h.call("GET", `/api/bots/${botId}`, { token: stranger.token });
     expect(seenByStranger.body).toEqual(anonymous.body);
     const seenByOwner = await h.call("GET", `/api/bots/${botId}`, { token: owner.token });
-    expect(seenByOwner.body).toEqual({ ...anonymous.body, strategy: null, codeVersion: total });
+    expect(seenByOwner.body).toEqual({ ...anonymous.body, strategy: null, codeVersion: total, connection: "hosted" });
 
     const mine = await h.call("GET", "/api/me/bots", { token: owner.token });
     const byId = new Map(mine.body.map((b: { botId: string }) => [b.botId, b]));

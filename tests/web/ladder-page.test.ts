@@ -146,6 +146,8 @@ test("the bot page tells anyone the status only; its owner signs in there and re
   await page.locator("#owner-form button").click();
   await page.locator("#owner-entries li").first().waitFor();
   expect(await page.locator("#owner-entries li").first().textContent()).toBe("heads-up: paused (BOT_OFFLINE): the bot is not connected: run it and leave it running (bun examples/starter-bot.ts --bot sleeper)");
+  await page.locator("#owner-connection:not(:empty)").waitFor();
+  expect(await page.locator("#owner-connection").textContent()).toBe("Connection: not connected: every turn is checked or folded for it.");
   await page.close();
   expect((await server.api("DELETE", `/api/ladder/entries/${offline.botId}`, { token: owner.token })).status).toBe(200);
 });

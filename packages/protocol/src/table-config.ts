@@ -16,6 +16,9 @@ export const TableConfig = T.Object(
     maxHands: Int(),
     actionTimeoutMs: Int(),
     seed: T.Optional(T.String({ description: "Deals from a seeded PRNG (replays, tests). Only in the creator's own read of the table" })),
+    resetStacks: T.Optional(
+      Int("Every hand starts with this stack in front of every seat (the ACPC's convention); the buy-in is the bankroll hands win and lose, and the match ends when a bankroll cannot cover a full stack. Sent only when set"),
+    ),
     duplicate: T.Optional(T.Boolean({ description: "Heads-up: one copy of a duplicate match, two matches at twin tables (the other deals the same decks, seats swapped: variance control); sent only when true" })),
   },
   { description: "The table's configuration" },

@@ -1,5 +1,6 @@
 /** CLI: bots create, list, rotate-key, retire. */
 import { BUILT_IN_STRATEGIES } from "../../modules/bots/model";
+import { CONNECTION_IN_WORDS, type BotConnection } from "../../modules/bots/connection-words";
 import { bool, str, UsageError, type Parsed } from "../args";
 import { botIdOf, SERVER_FLAG, type Command, type Ctx } from "../command";
 
@@ -47,11 +48,11 @@ export const botsList: Command = {
     }
     const mine = await ctx
       .api(parsed)
-      .request<Array<{ botId: string; name: string; strategy: string | null; codeVersion: number | null }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
+      .request<Array<{ botId: string; name: string; strategy: string | null; codeVersion: number | null; connection: BotConnection }>>("GET", "/api/me/bots?limit=500", undefined, { auth: true });
     if (mine.length === 0) ctx.out("no bots yet: bun run cli -- bots create my-bot");
     for (const bot of mine) {
       const keySaved = Boolean(ctx.profile.bots?.[bot.name]?.apiKey);
-      const how = bot.strategy ? `built-in ${bot.strategy}` : bot.codeVersion ? `hosted (code version ${bot.codeVersion})` : keySaved ? "remote (api key saved)" : "remote";
+      const how = bot.strategy ? `built-in ${bot.strategy}` : bot.codeVersion ? `hosted (code version ${bot.codeVersion})` : `${keySaved ? "remote (api key saved)" : "remote"}, ${CONNECTION_IN_WORDS[bot.connection]}`;
       ctx.out(`${bot.botId}  ${bot.name}  ${how}`);
     }
     return 0;

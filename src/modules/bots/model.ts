@@ -74,6 +74,10 @@ export const OwnedBot = t.Object(
     hosted: t.Boolean({ description: "true from the bot's first code upload (PUT /api/bots/{botId}/code) until hosting is turned off (DELETE /api/bots/{botId}/code): the service plays its file" }),
     codeVersion: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "The hosted code's current version (a match starting now plays it); null when not hosted" }),
     house: t.Boolean({ description: "One of the ladder house's bots (the service's own sparring partners, docs/LADDER.md): only the house takes their names" }),
+    connection: oneOf(["built-in", "hosted", "socket", "agent", "acpc", "offline"] as const, {
+      description:
+        "How the bot plays now (to its owner only): built-in (a strategy), hosted (its uploaded code), socket (a WebSocket connected to a node: docs/PROTOCOL.md), agent (an LLM agent calling /mcp: docs/INTEROP.md), acpc (an ACPC player on its TCP port: docs/INTEROP.md), offline (a remote bot connected nowhere: it times out at every turn)",
+    }),
   },
   { title: "OwnedBot" },
 );

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { BotConnection } from "./connection-words";
 import { anyOf, queryRows, type Db } from "../../db";
 import { bots } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
@@ -35,9 +36,12 @@ function toRecord(row: typeof bots.$inferSelect): BotRecord {
   };
 }
 
-/** The owner's view of a bot (GET /api/me/bots, GET /api/bots/:botId to its owner): the public fields, how it plays, its hosted code's current version. */
-export function toOwnedBot(record: BotRecord, codeVersion: number | null, house: boolean) {
-  return { ...toBotView(record), strategy: record.strategy, hosted: codeVersion !== null, codeVersion, house };
+export type { BotConnection };
+
+/** The owner's view of a bot (GET /api/me/bots, GET /api/bots/:botId to its owner): the public fields, how it plays and is connected, its hosted code's current version. */
+export function toOwnedBot(record: BotRecord, codeVersion: number | null, house: boolean, connectedVia: "socket" | "agent" | "acpc" | undefined = undefined) {
+  const connection: BotConnection = record.strategy ? "built-in" : codeVersion !== null ? "hosted" : (connectedVia ?? "offline");
+  return { ...toBotView(record), strategy: record.strategy, hosted: codeVersion !== null, codeVersion, house, connection };
 }
 
 /** A retired bot plays no more: no seat, no new key. */
@@ -71,6 +75,8 @@ export class Bots {
   keyRotated: (botId: string) => void = () => {};
   /** The current hosted-code version of each bot that has one (set by the app: the hosted module's). */
   codeVersions: (botIds: string[]) => Promise<Map<string, number>> = async () => new Map();
+  /** Of these bots, those connected on a live node and how, socket or agent (set by the app: bot_presence). */
+  connections: (botIds: string[]) => Promise<Map<string, "socket" | "agent" | "acpc">> = async () => new Map();
 
   constructor(
     private readonly db: Db,
@@ -162,8 +168,8 @@ export class Bots {
   /** The owner's views of these bots (their own: the caller checked), with their hosted code's version. */
   async ownedViews(records: BotRecord[]) {
     const ids = records.map((record) => record.botId);
-    const [versions, house] = await Promise.all([this.codeVersions(ids), this.houseBots(ids)]);
-    return records.map((record) => toOwnedBot(record, versions.get(record.botId) ?? null, house.has(record.botId)));
+    const [versions, house, connections] = await Promise.all([this.codeVersions(ids), this.houseBots(ids), this.connections(ids)]);
+    return records.map((record) => toOwnedBot(record, versions.get(record.botId) ?? null, house.has(record.botId), connections.get(record.botId)));
   }
 
   /** Of these bots, those the ladder's house owns (lists and pages mark them `house`). */

@@ -96,6 +96,7 @@ export function docsModule() {
             { name: "stats", description: "The brief's per-bot statistics and netChips leaderboard" },
             { name: "ratings", description: "Skill ratings with uncertainty (OpenSkill) and win rates with confidence intervals" },
             { name: "ladder", description: "The rated ladder: enter a bot once and it plays rated matches by itself (docs/LADDER.md)" },
+            { name: "agents", description: "LLM agents: /mcp, a Model Context Protocol server (Streamable HTTP) with the developer's token (docs/INTEROP.md)" },
             { name: "hosted", description: "Hosted bots: upload a bot file and the service plays it in a sandbox (docs/HOSTED.md); code and logs are its owner's only" },
           ],
           components: {

@@ -5,7 +5,8 @@ import { askComputedWithActionClock, type AskBot, type TimeBankPolicy } from "..
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { currentCodeVersions, pinnedCodeVersions, type CodeVersion } from "../hosted/code-store";
 import type { HostedPlay, MatchPlayers } from "../hosted/players";
-import { toPlayerAction, type ServerMessage } from "../protocol/gateway";
+import type { ServerMessage } from "../protocol/gateway";
+import { toPlayerAction } from "../protocol/bot-answers";
 import { seatsInOrder, type TableRuntime } from "./runtime";
 
 /**

@@ -18,6 +18,7 @@ import {
 } from "../protocol/messages";
 import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from "./persistence";
 import { handHistory } from "./hand-history";
+import { chipsAfterHand, handStartingStack, leavesBetweenHands, resetStacksMatchOver } from "./reset-stacks";
 import { assertCashout, chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 import { decisionView, STRATEGIES } from "../bots/built-ins";
 import { fallbackAction, type AskBot } from "../action-clock/service";
@@ -98,6 +99,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
 
   while (handsPlayedAt(table) < table.config.maxHands) {
     if (table.stopRequested) throw new Error("the server is shutting down");
+    if (resetStacksMatchOver(table)) break;
     const departing = removeSeats(table, (s) => s.leaving || s.chips === 0);
     if (departing.length > 0) record(null, new Map(), departing);
     const inPlay = seatsInOrder(table);
@@ -105,7 +107,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     const { hand, waited } = await playHand(table, inPlay, deps, guard);
     settleHand(table, inPlay, hand);
     const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
-    const closures = removeSeats(table, (s) => s.chips === 0 || s.leaving);
+    const closures = removeSeats(table, (s) => leavesBetweenHands(table, s));
     record({ number: table.handNumber, history: handHistory(table, inPlay, hand), explicitCards: table.deckSecret === null }, stacks, closures);
     invariant(
       chipsOnTable(table) + table.departed.reduce((sum, s) => sum + s.finalChips, 0) === totalChips,
@@ -192,7 +194,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
   table.buttonPosition = nextButton(stacksBySeat, table.buttonPosition);
   table.handNumber += 1;
   const state = startHand({
-    seats: inPlay.map((s) => ({ seatIndex: s.position, stack: s.chips })),
+    seats: inPlay.map((s) => ({ seatIndex: s.position, stack: handStartingStack(table, s) })),
     buttonSeatIndex: table.buttonPosition,
     smallBlind: table.config.smallBlind,
     bigBlind: table.config.bigBlind,
@@ -254,7 +256,7 @@ function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState)
   const result = hand.result!;
   const winners = new Set(result.pots.flatMap((pot) => pot.winners));
   inPlay.forEach((seat, p) => {
-    seat.chips = result.stacks[p];
+    seat.chips = chipsAfterHand(table, seat, hand.startingStacks[p], result.stacks[p]);
     seat.handsPlayed += 1;
     if (winners.has(seat.position)) seat.handsWon += 1;
   });

@@ -5,11 +5,14 @@ import { newId } from "../../lib/ids";
 import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
 import type { KeyCheck } from "../bots/key-check";
-import type { PresenceRecorder } from "./presence";
+import { parseMessage, toPlayerAction } from "./bot-answers";
+import type { ConnectionVia, PresenceRecorder } from "./presence";
 
 /** What the gateway needs of a socket: Elysia's ServerWebSocket wrapper satisfies it. */
 export interface BotSocket {
   id: string;
+  /** How the bot is connected (bot_presence.via): a WebSocket unless the socket says otherwise. */
+  via?: ConnectionVia;
   send(data: string): unknown;
   close(code?: number, reason?: string): unknown;
 }
@@ -118,7 +121,7 @@ export class BotGateway {
     if (pending) this.deliver(botId, socket, pending.message);
     // Other nodes close their socket for this bot; its table's host (if elsewhere) re-sends the state.
     this.relay?.socketOpened(botId);
-    this.presence?.opened(botId);
+    this.presence?.opened(botId, socket.via ?? "socket");
   }
 
   /** Another node now holds this bot's socket: close ours without counting it as a disconnect. */
@@ -354,6 +357,25 @@ export class BotGateway {
     return null;
   }
 
+  /**
+   * An answer that did not come on a socket (an agent's `act` over MCP, on whichever node its call
+   * landed): to the open request here, else forwarded to the node whose table asked. null: accepted.
+   */
+  async answerFromAnywhere(botId: string, message: Record<string, unknown>): Promise<ServerMessage | null> {
+    if (this.pendingByBot.has(botId) || !this.relay) return this.answer(botId, message);
+    return this.relay.forwardAnswer(botId, message);
+  }
+
+  /**
+   * Whether this request of the bot's is still open, here or at the table's node: asked as an
+   * answer no table accepts (`answer` refuses it without settling anything), so an open request
+   * answers ILLEGAL_ACTION and a settled one STALE_REQUEST.
+   */
+  async isRequestOpen(botId: string, requestId: string): Promise<boolean> {
+    const reply = await this.answerFromAnywhere(botId, { type: "action", requestId, action: "(probe)" });
+    return reply?.type === "error" && reply.code === "ILLEGAL_ACTION";
+  }
+
   /** The bot's socket on another node closed: as a local disconnect, its open request is answered "no answer". */
   relayedDisconnect(botId: string): void {
     if (!this.socketsByBot.has(botId)) this.settle(botId, null);
@@ -387,26 +409,4 @@ function safeSend(socket: BotSocket, message: ServerMessage): void {
   try {
     socket.send(JSON.stringify(message));
   } catch {}
-}
-
-function parseMessage(raw: unknown): Record<string, unknown> | null {
-  let value = raw;
-  if (typeof raw === "string") {
-    if (raw.length > 4096) return null;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return null;
-    }
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  return typeof (value as { type?: unknown }).type === "string" ? (value as Record<string, unknown>) : null;
-}
-
-/** A bot's answer (`{ action, amount }`, the protocol's shape) as the engine's action; null when malformed. */
-export function toPlayerAction(message: Record<string, unknown>): PlayerAction | null {
-  const { action, amount } = message;
-  if (action === "fold" || action === "check" || action === "call") return { type: action };
-  if (action === "raise" && typeof amount === "number" && Number.isSafeInteger(amount)) return { type: "raise", amount };
-  return null;
 }

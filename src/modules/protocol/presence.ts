@@ -1,9 +1,12 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 
+/** How a remote bot is connected: the WebSocket protocol, an LLM agent through /mcp, or an ACPC player on its TCP port. */
+export type ConnectionVia = "socket" | "agent" | "acpc";
+
 /** Where the gateway says a bot's socket opened or closed on this node (fire and forget). */
 export interface PresenceRecorder {
-  opened(botId: string): void;
+  opened(botId: string, via: ConnectionVia): void;
   closed(botId: string): void;
 }
 
@@ -20,10 +23,10 @@ export class BotPresence implements PresenceRecorder {
     private readonly log: (message: string, error?: unknown) => void,
   ) {}
 
-  opened(botId: string): void {
+  opened(botId: string, via: ConnectionVia): void {
     void this.db
-      .execute(sql`insert into bot_presence (bot_id, host_id, since) values (${botId}, ${this.hostId}, ${new Date(this.clock.now()).toISOString()}::timestamptz)
-        on conflict (bot_id) do update set host_id = excluded.host_id, since = excluded.since`)
+      .execute(sql`insert into bot_presence (bot_id, host_id, since, via) values (${botId}, ${this.hostId}, ${new Date(this.clock.now()).toISOString()}::timestamptz, ${via})
+        on conflict (bot_id) do update set host_id = excluded.host_id, since = excluded.since, via = excluded.via`)
       .catch((error) => this.log(`recording bot ${botId}'s connection failed`, error));
   }
 
@@ -38,6 +41,16 @@ export class BotPresence implements PresenceRecorder {
   async forgetThisNode(): Promise<void> {
     await this.db.execute(sql`delete from bot_presence where host_id = ${this.hostId}`);
   }
+}
+
+/** Of these bots, those connected on a live node, and how. */
+export async function connectionsOf(db: Db, botIds: string[]): Promise<Map<string, ConnectionVia>> {
+  if (botIds.length === 0) return new Map();
+  const rows = await queryRows<{ bot_id: string; via: ConnectionVia }>(
+    db,
+    sql`select p.bot_id, p.via from bot_presence p join node_leases l on l.host_id = p.host_id and l.expires_at > now() where p.bot_id = any(${sql.param(botIds)}::text[])`,
+  );
+  return new Map(rows.map((row) => [row.bot_id, row.via]));
 }
 
 /** Of these bots, those whose socket is open on a live node. */

@@ -14,6 +14,14 @@ export const CreateTableBody = t.Object(
     maxHands: t.Optional(bodyInteger({ minimum: 1, maximum: 100_000, description: "The match ends after this many hands at the latest. Default 200" })),
     actionTimeoutMs: t.Optional(bodyInteger({ minimum: 50, maximum: 120_000, description: "Per-action time for remote bots, before the time bank. Default 2000" })),
     seed: t.Optional(plainText({ minLength: 1, maxLength: 128, description: "Deal from a seeded PRNG: the same seed reproduces every card (replays, tests). Makes the table private to your own bots and keeps its matches out of every ranking" })),
+    resetStacks: t.Optional(
+      bodyInteger({
+        minimum: 1,
+        maximum: 1_000_000_000,
+        description:
+          "Stacks reset every hand (the ACPC's convention): every hand starts with this many chips in front of every seat. The buy-in is then each bot's bankroll (at least one full stack): a hand's result moves chips between bankrolls, the match ends at maxHands or before a hand some bankroll cannot cover with a full stack (or that a leaving bot would sit out), so the players never change mid-match, and each bot is cashed out its remaining bankroll. At least bigBlind, at most buyIn",
+      }),
+    ),
     duplicate: t.Optional(
       t.Boolean({
         description:

@@ -53,6 +53,7 @@ export class Tables {
       maxHands: input.maxHands ?? TABLE_DEFAULTS.maxHands,
       actionTimeoutMs: input.actionTimeoutMs ?? TABLE_DEFAULTS.actionTimeoutMs,
       ...(input.seed !== undefined ? { seed: input.seed } : {}),
+      ...(input.resetStacks !== undefined ? { resetStacks: input.resetStacks } : {}),
       ...(input.duplicate ? { duplicate: true } : {}),
     };
     if (config.duplicate && config.maxPlayers !== 2) throw errors.validation("A duplicate match is heads-up: maxPlayers must be 2", { field: "duplicate" });
@@ -68,6 +69,9 @@ export class Tables {
     }
     if (config.smallBlind > config.bigBlind) throw errors.validation("smallBlind must not exceed bigBlind", { field: "smallBlind" });
     if (config.bigBlind > config.buyIn) throw errors.validation("bigBlind must not exceed buyIn", { field: "bigBlind" });
+    if (config.resetStacks !== undefined && (config.resetStacks < config.bigBlind || config.resetStacks > config.buyIn)) {
+      throw errors.validation("resetStacks must be at least bigBlind and at most buyIn (the buy-in is the bankroll: at least one full stack)", { field: "resetStacks" });
+    }
     const tableId = await this.open(developerId, config, null);
     return this.deps.host.view(tableId, developerId)!;
   }

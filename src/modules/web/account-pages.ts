@@ -47,14 +47,23 @@ export interface OwnedBotRow {
   codeVersion: number | null;
   house: boolean;
   connected: boolean;
+  /** How it is connected now, when it is (a socket, an agent through /mcp, an ACPC player). */
+  connectedVia: "socket" | "agent" | "acpc" | null;
   ladder: LadderEntryView[];
 }
 
-/** How a bot plays, in words: a built-in the service plays, uploaded code the service runs, or the developer's own program over the socket. */
-export function playsBy(bot: Pick<OwnedBotRow, "strategy" | "hosted" | "codeVersion">): { kind: string; words: string } {
+/**
+ * How a bot plays, in words: a built-in the service plays, uploaded code the service runs, or the
+ * developer's own program: over the bot socket, an LLM agent through /mcp, or an ACPC player on its
+ * TCP port (as it is connected now; not connected, the ways it can be).
+ */
+export function playsBy(bot: Pick<OwnedBotRow, "strategy" | "hosted" | "codeVersion" | "connectedVia">): { kind: string; words: string } {
   if (bot.strategy) return { kind: "built-in", words: `built-in (${bot.strategy}), played by the service` };
   if (bot.hosted) return { kind: "hosted", words: `hosted: the service runs version ${bot.codeVersion} of your file` };
-  return { kind: "socket", words: "your program, over the bot socket (WebSocket)" };
+  if (bot.connectedVia === "agent") return { kind: "agent", words: "an LLM agent, through /mcp (docs/INTEROP.md)" };
+  if (bot.connectedVia === "acpc") return { kind: "acpc", words: "an ACPC player, on its one-time TCP port (docs/INTEROP.md)" };
+  if (bot.connectedVia === "socket") return { kind: "socket", words: "your program, over the bot socket (WebSocket)" };
+  return { kind: "socket", words: "your program: over the bot socket (WebSocket), an agent through /mcp, or an ACPC player" };
 }
 
 function connection(bot: OwnedBotRow): string {

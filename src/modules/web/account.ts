@@ -38,8 +38,8 @@ export interface AccountDeps {
   trustProxy: TrustProxy;
   faucetAmount: number;
   transactions: (developerId: string, page: { limit?: number; before?: string }) => Promise<{ items: TransactionView[]; next: string | null }>;
-  /** Of these bots, those whose socket is open now (on any live node). */
-  connected: (botIds: string[]) => Promise<Set<string>>;
+  /** Of these bots, those connected now (on any live node), and how: a socket, an agent through /mcp, an ACPC player. */
+  connections: (botIds: string[]) => Promise<Map<string, "socket" | "agent" | "acpc">>;
 }
 
 /** The upload form's body: a multipart form carrying the file, taken raw within the file's cap and a margin for the form around it. */
@@ -198,8 +198,8 @@ export function accountModule(deps: AccountDeps) {
           deps.bots.listOwned(developerId, { limit: PAGE.max }).then((page) => deps.bots.ownedViews(page.items)),
           deps.ladder.mine(developerId),
         ]);
-        const connected = await deps.connected(owned.map((b) => b.botId));
-        const bots = owned.map((b) => ({ ...b, connected: connected.has(b.botId), ladder: entries.filter((e) => e.botId === b.botId) }));
+        const connections = await deps.connections(owned.map((b) => b.botId));
+        const bots = owned.map((b) => ({ ...b, connected: connections.has(b.botId), connectedVia: connections.get(b.botId) ?? null, ladder: entries.filter((e) => e.botId === b.botId) }));
         const names = Object.fromEntries(owned.map((b) => [b.botId, b.name]));
         return htmlResponse(
           mePage({ csrf: csrfTokenOf(session.token), developer, balance, faucetAmount: deps.faucetAmount, transactions, bots, names, notice: NOTICES[query.notice ?? ""] }),

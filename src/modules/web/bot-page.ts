@@ -24,8 +24,9 @@ const STATUS_WORDS: Record<LadderEntryView["status"], string> = { active: "activ
 
 /**
  * The bot's ladder entries: format, status, matches. Why an entry does not play is its owner's
- * (a public INSUFFICIENT_BALANCE would publish a balance, BOT_OFFLINE whether a bot runs): the
- * owner reads it on /me, or signs in below (client/owner.ts); the house's reasons are public.
+ * (a public INSUFFICIENT_BALANCE would publish a balance, BOT_OFFLINE whether a bot runs), and so
+ * is how the bot is connected: the owner reads both on /me, or signs in below (client/owner.ts);
+ * the house's reasons are public.
  */
 function ladderSection(entries: LadderEntryView[], house: boolean): string {
   const body =
@@ -38,12 +39,11 @@ function ladderSection(entries: LadderEntryView[], house: boolean): string {
 <td class="num">${e.matchesPlayed}</td><td>${time(e.enteredAt)}</td></tr>`;
           })
           .join("")}</tbody></table>`;
-  const owner =
-    entries.length === 0 || house
-      ? ""
-      : `<details id="ladder-owner"><summary>Your bot? Sign in to see why an entry waits or is paused</summary>
+  const owner = house
+    ? ""
+    : `<details id="ladder-owner"><summary>Your bot? Sign in to see how it is connected${entries.length === 0 ? "" : " and why an entry waits or is paused"}</summary>
 <form id="owner-form"><label>Email <input type="email" id="owner-email" autocomplete="username" required></label> <label>Password <input type="password" id="owner-password" autocomplete="current-password" required></label> <button type="submit">Show</button></form>
-<p class="muted">Your token stays in this tab and goes only to this service's API. Signed in on <a href="/me">your account page</a>, you see it there too.</p><ul id="owner-entries" aria-live="polite"></ul></details>`;
+<p class="muted">Your token stays in this tab and goes only to this service's API. Signed in on <a href="/me">your account page</a>, you see it there too.</p><p id="owner-connection" aria-live="polite"></p><ul id="owner-entries" aria-live="polite"></ul></details>`;
   return `<section aria-labelledby="ladder-title"><h2 id="ladder-title">Ladder</h2>${body}${owner}<p><a href="/ladder">The ladder's standings</a></p></section>`;
 }
 
@@ -117,7 +117,7 @@ ${bot.description ? `<p>${escapeHtml(bot.description)}</p>` : ""}<p class="muted
 ${opponentsSection(d.opponents, names)}
 ${ladderSection(d.ladder, bot.house)}
 ${matchesSection(d.matches, names, "Recent matches", d.kinds)}`,
-    // The owner's view of its ladder entries (client/owner.ts): only where there is one to show.
-    d.ladder.length > 0 && !bot.house ? { script: "owner", data: { botId: bot.botId, name: bot.name } } : {},
+    // The owner's view (client/owner.ts): how the bot is connected, and its ladder entries; the house's bots have no owner to sign in.
+    !bot.house ? { script: "owner", data: { botId: bot.botId, name: bot.name } } : {},
   );
 }

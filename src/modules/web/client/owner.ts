@@ -7,6 +7,7 @@
 import type { LadderEntryView } from "../../ladder/service";
 import { entryStateInWords } from "../../ladder/words";
 import { escapeHtml } from "../view-kit";
+import { CONNECTION_IN_WORDS, type BotConnection } from "../../bots/connection-words";
 
 const data = JSON.parse(document.getElementById("page-data")!.textContent!) as { botId: string; name: string };
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -14,7 +15,15 @@ const TOKEN_KEY = "poker.token";
 
 const when = (iso: string) => `at ${iso.replace("T", " ").slice(0, 16)} UTC`;
 
+/** How the bot is connected now: only its owner's view of the bot says (GET /api/bots/:botId with the token). */
+async function showConnection(token: string): Promise<void> {
+  const response = await fetch(`/api/bots/${encodeURIComponent(data.botId)}`, { headers: { authorization: `Bearer ${token}` } });
+  const bot = response.ok ? ((await response.json()) as { connection?: BotConnection }) : {};
+  $("owner-connection").textContent = bot.connection ? `Connection: ${CONNECTION_IN_WORDS[bot.connection]}.` : "";
+}
+
 async function show(token: string): Promise<void> {
+  void showConnection(token);
   const out = $("owner-entries");
   const response = await fetch("/api/me/ladder", { headers: { authorization: `Bearer ${token}` } });
   if (response.status === 401) {
@@ -29,7 +38,7 @@ async function show(token: string): Promise<void> {
   const entries = ((await response.json()) as LadderEntryView[]).filter((e) => e.botId === data.botId);
   out.innerHTML =
     entries.length === 0
-      ? `<li>Not one of your bots on the ladder now (or not yours).</li>`
+      ? `<li>Not on the ladder now (or not one of your bots).</li>`
       : entries.map((e) => `<li data-format="${escapeHtml(e.format)}"><strong>${escapeHtml(e.format)}</strong>: ${escapeHtml(entryStateInWords(e, data.name, when))}</li>`).join("");
 }
 

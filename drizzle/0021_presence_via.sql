@@ -1,0 +1,1 @@
+ALTER TABLE "bot_presence" ADD COLUMN "via" text DEFAULT 'socket' NOT NULL;
