@@ -64,7 +64,7 @@ describe("agents and ACPC players on every node (the gateway's relay)", () => {
     expect(port.status).toBe(201);
     const random = seeded(5);
     const player = await runAcpcPlayer(port.body.host, port.body.port, parseGameDefinition(port.body.gameDefinition), (state) => randomAction(state.turn!, random));
-    await until(async () => (await cluster.api("node_a", "GET", `/api/bots/${remote}`, { token })).body.connection === "acpc", 10_000, "the player connected on node_b");
+    await until(async () => (await cluster.api("node_a", "GET", `/api/bots/${remote}`, { token })).body.connection === "acpc", 30_000, "the player connected on node_b");
     await cluster.api("node_a", "POST", `/api/tables/${tableId}/join`, { token, body: { botId: house } });
     const match = await until(async () => (await cluster.api("node_b", "GET", `/api/matches?botId=${remote}`)).body[0], 60_000, "the match recorded");
     expect(match.handsPlayed).toBe(60);
