@@ -116,7 +116,9 @@ describe("joining and leaving", () => {
 
   test("a full table starts its match; a join after that is TABLE_FULL; a finished table is not joinable", async () => {
     const dev = await h.fundedDeveloper();
-    const table = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 5 } })).body.tableId;
+    // Long enough to be running still at the third join (5 hands of two built-ins could be over before it arrives);
+    // two callers only ever call (±10 chips a hand), so 400 hands bust a 1,000-chip stack only on a 5σ walk.
+    const table = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, maxHands: 400 } })).body.tableId;
     const a = await bot(dev.token, "fa", "caller");
     const b = await bot(dev.token, "fb", "caller");
     const c = await bot(dev.token, "fc", "caller");
