@@ -56,13 +56,17 @@ export class RatingsApplier {
     return { ms: this.luck.computeMs, hands: this.luck.handsComputed };
   }
 
-  /** No pass starts any more; the one in progress finishes; the worker thread ends. */
+  /**
+   * No pass starts any more, and the worker thread ends at once: the match it was computing (a
+   * long match's reference replays can take seconds on a busy node) stays pending for the next
+   * applier, so a drain never waits on it. A pass already writing its batch finishes.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
     this.luck.close();
+    await this.running;
   }
 
   private async loop(): Promise<void> {
@@ -80,8 +84,8 @@ export class RatingsApplier {
         // Whatever one pass took, the next may find more (a full batch, or matches recorded meanwhile).
         if ((await this.pass()) > 0) this.again = true;
       } catch (error) {
-        // The database or the worker failed: the matches stay pending, the next nudge or poll retries.
-        this.deps.log("applying rated matches failed (they stay pending; retried at the next poll)", error);
+        // The database or the worker failed (or the worker was ended by stop()): the matches stay pending, the next nudge or poll retries.
+        if (!this.stopped) this.deps.log("applying rated matches failed (they stay pending; retried at the next poll)", error);
       }
     }
   }

@@ -20,6 +20,7 @@ export class LuckThread {
   computeMs = 0;
   /** Hands it computed so far: computeMs / handsComputed is its cost per hand (bench:e2e prints it). */
   handsComputed = 0;
+  private closed = false;
 
   /** The match's results per player and their estimator (luck.ts `ratedMatchOf`) from its hands as stored, decoded and computed off this thread. */
   results(botIds: string[], parts: StoredMatchPart[]): Promise<RatedMatch> {
@@ -31,12 +32,15 @@ export class LuckThread {
     });
   }
 
+  /** Ends the worker: what it was computing fails at once, and nothing starts it again. */
   close(): void {
+    this.closed = true;
     this.worker?.terminate();
     this.lost(new Error("the ratings worker was closed"));
   }
 
   private started(): Worker {
+    if (this.closed) throw new Error("the ratings worker was closed");
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_URL);
     // It never keeps the process alive on its own: the applier's close ends it at shutdown.
