@@ -55,6 +55,8 @@ import { Tables } from "./modules/tables/service";
 import { Ladder } from "./modules/ladder/service";
 import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
+import { competitionsModule } from "./modules/competitions";
+import { Challenges } from "./modules/competitions/challenges";
 import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
@@ -110,6 +112,8 @@ export interface Services {
   botRelay: BotRelay;
   tableRelay: TableRelay;
   ladder: Ladder;
+  /** Challenges between developers' bots (competitions/). */
+  challenges: Challenges;
   /** Pairs the ladder's entries while this node holds the cluster's matchmaker role (started by server.ts). */
   matchmaker: Matchmaker;
   presence: BotPresence;
@@ -229,6 +233,7 @@ export function createServices(deps: AppDeps): Services {
     tables,
     ladder,
     matchmaker,
+    challenges: new Challenges(db, clock, bots, tables),
     presence,
     matches: new Matches(db, config.handStorage.archiveDir),
     stats,
@@ -303,6 +308,7 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(ladderModule(services.ladder, auth, deps.config.ladder))
+    .use(competitionsModule(services.challenges, auth, services.idempotency))
     .use(
       webModule({
         ...services,

@@ -17,6 +17,14 @@ export const TableConfig = T.Object(
     actionTimeoutMs: Int(),
     seed: T.Optional(T.String({ description: "Deals from a seeded PRNG (replays, tests). Only in the creator's own read of the table" })),
     duplicate: T.Optional(T.Boolean({ description: "Heads-up: one copy of a duplicate match, two matches at twin tables (the other deals the same decks, seats swapped: variance control); sent only when true" })),
+    blindLevels: T.Optional(
+      T.Array(T.Object({ hands: Int("Hands this level lasts (the last level lasts to the end)"), smallBlind: Int(), bigBlind: Int() }, { additionalProperties: false }), {
+        minItems: 1,
+        description: "Rising blinds (a sit-and-go): hand n plays at the level its number falls in, counted from hand 1; smallBlind/bigBlind above are the first level's. Each hand_started says the hand's blinds",
+      }),
+    ),
+    unrated: T.Optional(T.Boolean({ description: "A challenge match: never rated (no OpenSkill change), counted in statistics like any match that moves credits; sent only when true" })),
+    tournamentId: T.Optional(T.String({ description: "The tournament this table plays (GET /api/tournaments/{id}): its seats are taken by entering the tournament" })),
   },
   { description: "The table's configuration" },
 );

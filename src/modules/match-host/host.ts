@@ -16,7 +16,7 @@ import { askWithActionClock, type AskBot, type TimeBankPolicy } from "../action-
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
 import { closeWaitingTable, expireEmptyTables, seatBot, unseatBot, type Seating } from "../tables/seating";
 import { closeWaitingPair, seatPair, unseatPair } from "../tables/twin-seating";
-import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
+import { refuseUnlessViaCompetition, shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
 import { builtInRng, dealSource } from "./deals";
 import { HandJournal } from "./journal";
 import { DeckSeal } from "./deck-seal";
@@ -156,6 +156,7 @@ export class MatchHost {
         refuseIfRetired(bot);
         const entry = await this.entry(tableId);
         const { table } = entry;
+        refuseUnlessViaCompetition(table.config, command.viaCompetition);
         if (!table.twin) return this.serially(entry, () => seatBot(this.seating, table, command.developerId, bot));
         // A duplicate pair seats only bots the service runs: each copy gets contexts of its own.
         const runsHere = bot.strategy !== null || (await hostedBots(this.deps.db, [bot.botId])).has(bot.botId);
@@ -165,12 +166,14 @@ export class MatchHost {
       case "leave": {
         await this.deps.bots.findOwned(command.developerId, command.botId);
         const entry = await this.entry(tableId);
+        refuseUnlessViaCompetition(entry.table.config, command.viaCompetition);
         if (!entry.table.twin) return this.serially(entry, () => unseatBot(this.seating, entry.table, command.developerId, command.botId));
         const pair = this.pairOf(entry);
         return this.serially(pair.queue, () => unseatPair(this.seating, pair.tables, entry.table, command.developerId, command.botId));
       }
       case "close": {
         const entry = await this.entry(tableId, "TABLE_NOT_WAITING");
+        refuseUnlessViaCompetition(entry.table.config, command.viaCompetition);
         if (!entry.table.twin) return this.serially(entry, () => closeWaitingTable(this.seating, entry.table, command.developerId));
         const pair = this.pairOf(entry);
         return this.serially(pair.queue, () => closeWaitingPair(this.seating, pair.tables, entry.table, command.developerId));
