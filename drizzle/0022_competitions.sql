@@ -20,6 +20,7 @@ CREATE TABLE "tournaments" (
 	"settings" jsonb NOT NULL,
 	"status" text NOT NULL,
 	"table_id" text,
+	"results" jsonb,
 	"created_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "tournaments_kind_valid" CHECK ("tournaments"."kind" in ('sit-and-go', 'round-robin'))
 );

@@ -57,6 +57,7 @@ import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
 import { competitionsModule } from "./modules/competitions";
 import { Challenges } from "./modules/competitions/challenges";
+import { Tournaments } from "./modules/competitions/tournaments";
 import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
@@ -114,6 +115,7 @@ export interface Services {
   ladder: Ladder;
   /** Challenges between developers' bots (competitions/). */
   challenges: Challenges;
+  tournaments: Tournaments;
   /** Pairs the ladder's entries while this node holds the cluster's matchmaker role (started by server.ts). */
   matchmaker: Matchmaker;
   presence: BotPresence;
@@ -234,6 +236,7 @@ export function createServices(deps: AppDeps): Services {
     ladder,
     matchmaker,
     challenges: new Challenges(db, clock, bots, tables),
+    tournaments: new Tournaments(db, clock, bots, tables, config.handStorage.archiveDir),
     presence,
     matches: new Matches(db, config.handStorage.archiveDir),
     stats,
@@ -308,7 +311,7 @@ export function createApp(deps: AppDeps) {
     .use(statsModule(services.stats, deps.config.leaderboardMinMatches))
     .use(ratingsModule(services.ratings))
     .use(ladderModule(services.ladder, auth, deps.config.ladder))
-    .use(competitionsModule(services.challenges, auth, services.idempotency))
+    .use(competitionsModule(services.challenges, services.tournaments, auth, services.idempotency))
     .use(
       webModule({
         ...services,

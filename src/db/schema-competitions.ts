@@ -39,6 +39,8 @@ export const tournaments = pgTable(
     status: text("status", { enum: TOURNAMENT_STATUSES }).notNull(),
     /** A sit-and-go's one table. */
     tableId: text("table_id"),
+    /** Frozen when the event finishes (a sit-and-go: its places with their cashouts); null before. */
+    results: jsonb("results").$type<unknown>(),
     createdAt: instant("created_at").notNull(),
   },
   (t) => [index("tournaments_listing_idx").on(t.status, t.kind, t.id), check("tournaments_kind_valid", sql`${t.kind} in ('sit-and-go', 'round-robin')`)],

@@ -1,15 +1,103 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { errorResponses } from "../../lib/http";
+import { PAGING_RULE, withNextLink } from "../../lib/paging";
 import { authPlugin, type AuthOptions } from "../../plugins/auth";
 import { IdempotencyHeaders, type IdempotencyKeys } from "../../plugins/idempotency";
 import { BotParams } from "../bots/model";
-import { Challenge, ChallengeBody, ChallengeOffer, ChallengeOfferBody } from "./model";
+import {
+  CancelledTournament,
+  Challenge,
+  ChallengeBody,
+  ChallengeOffer,
+  ChallengeOfferBody,
+  CreateTournamentBody,
+  Entry,
+  EntryBody,
+  EntryParams,
+  Tournament,
+  TournamentParams,
+  TournamentsQuery,
+  Withdrawal,
+} from "./model";
 import type { Challenges } from "./challenges";
+import type { Tournaments } from "./tournaments";
 
-/** Competitions (docs/COMPETITIONS.md): challenges. */
-export function competitionsModule(challenges: Challenges, auth: AuthOptions, keys: IdempotencyKeys) {
+/** Competitions (docs/COMPETITIONS.md): challenges and tournaments. */
+export function competitionsModule(challenges: Challenges, tournaments: Tournaments, auth: AuthOptions, keys: IdempotencyKeys) {
+  const entryRule = "Entering seats the bot at the event's table: its buy-in comes off your balance as any join (402 INSUFFICIENT_BALANCE), and it is the brief's `buy_in`.";
   return new Elysia({ name: "module:competitions" })
     .use(authPlugin(auth))
+    .post(
+      "/api/tournaments",
+      ({ developerId, body, set, request, headers }) =>
+        keys.once({ developerId, request, body, headers, set }, async () => {
+          const created = await tournaments.create(developerId, body);
+          set.status = 201;
+          return created;
+        }),
+      {
+        auth: true,
+        parse: "json",
+        headers: IdempotencyHeaders,
+        body: CreateTournamentBody,
+        response: { 201: Tournament, ...errorResponses(400, 401, 409, 422) },
+        detail: {
+          tags: ["tournaments"],
+          summary: "Create a tournament (sit-and-go)",
+          description: `A sit-and-go: one table of \`seats\` bots that starts when the last seat is taken and plays until one bot holds every chip (a freezeout), the blinds rising by hand count; at the safety cap (\`handCap\`, 2000 hands) each bot cashes out what it holds and places follow chips. Each seat's cashout is its remaining chips: every busted bot 0, the winner everything. ${entryRule} A sit-and-go nobody enters within the waiting-table time (1 h) expires: cancelled.`,
+        },
+      },
+    )
+    .get("/api/tournaments", async ({ query, set }) => withNextLink(set, await tournaments.list(query), "/api/tournaments", (before) => ({ status: query.status, kind: query.kind, limit: query.limit, before })), {
+      query: TournamentsQuery,
+      response: { 200: t.Array(Tournament), ...errorResponses(400) },
+      detail: { tags: ["tournaments"], summary: "Tournaments", description: `Newest first, filtered by \`status\` and \`kind\`. ${PAGING_RULE} The cursor is \`before\`, a tournamentId.` },
+    })
+    .get("/api/tournaments/:id", ({ params }) => tournaments.get(params.id), {
+      params: TournamentParams,
+      response: { 200: Tournament, ...errorResponses(400, 404) },
+      detail: { tags: ["tournaments"], summary: "One tournament", description: "Public: its entries, its table and match, and when finished its places with each seat's cashout." },
+    })
+    .delete("/api/tournaments/:id", ({ developerId, params, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => tournaments.cancel(developerId, params.id)), {
+      auth: true,
+      params: TournamentParams,
+      headers: IdempotencyHeaders,
+      response: { 200: CancelledTournament, ...errorResponses(400, 401, 403, 404, 409, 422, 503) },
+      detail: { tags: ["tournaments"], summary: "Cancel a tournament", description: "Its creator only (403), before the start (409 TOURNAMENT_NOT_REGISTERING): every entered bot's seat is cashed out with its untouched chips (its buy-in; one `cashout` each)." },
+    })
+    .post(
+      "/api/tournaments/:id/entries",
+      ({ developerId, params, body, set, request, headers }) =>
+        keys.once({ developerId, request, body, headers, set }, async () => {
+          const entered = await tournaments.enter(developerId, params.id, body.botId);
+          set.status = 201;
+          return entered;
+        }),
+      {
+        auth: true,
+        parse: "json",
+        params: TournamentParams,
+        headers: IdempotencyHeaders,
+        body: EntryBody,
+        response: { 201: Entry, ...errorResponses(400, 401, 402, 403, 404, 409, 422, 503) },
+        detail: {
+          tags: ["tournaments"],
+          summary: "Enter a bot",
+          description: `Owner only (403). ${entryRule} 409 DEVELOPER_ALREADY_ENTERED (one bot per developer per event), TOURNAMENT_FULL, TOURNAMENT_NOT_REGISTERING, BOT_ALREADY_SEATED (it sits at another table).`,
+        },
+      },
+    )
+    .delete(
+      "/api/tournaments/:id/entries/:botId",
+      ({ developerId, params, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => tournaments.withdraw(developerId, params.id, params.botId)),
+      {
+        auth: true,
+        params: EntryParams,
+        headers: IdempotencyHeaders,
+        response: { 200: Withdrawal, ...errorResponses(400, 401, 403, 404, 409, 422, 503) },
+        detail: { tags: ["tournaments"], summary: "Withdraw a bot", description: "Owner only, before the start (409 TOURNAMENT_NOT_REGISTERING): the seat's untouched chips (its buy-in) come back in one `cashout`. 404 BOT_NOT_ENTERED." },
+      },
+    )
     .put("/api/bots/:botId/challenges", ({ developerId, params, body }) => challenges.setOffer(developerId, params.botId, body), {
       auth: true,
       parse: "json",

@@ -167,6 +167,8 @@ export class MatchHost {
         await this.deps.bots.findOwned(command.developerId, command.botId);
         const entry = await this.entry(tableId);
         refuseUnlessViaCompetition(entry.table.config, command.viaCompetition);
+        // A competition's withdrawal is before the start only (a bot in a running event plays it out).
+        if (command.viaCompetition && entry.table.status !== "waiting") throw errors.conflict("TABLE_NOT_WAITING", `The table is ${entry.table.status}`);
         if (!entry.table.twin) return this.serially(entry, () => unseatBot(this.seating, entry.table, command.developerId, command.botId));
         const pair = this.pairOf(entry);
         return this.serially(pair.queue, () => unseatPair(this.seating, pair.tables, entry.table, command.developerId, command.botId));

@@ -1,0 +1,226 @@
+/**
+ * Tournaments (docs/COMPETITIONS.md). A sit-and-go is one table whose config carries the event's
+ * blind schedule and its id: entering is a join (the buy-in), a withdrawal before the start a leave
+ * (the buy-in back), a cancellation a close (every seat refunded), all through `Tables.*Via`; the
+ * table starts when its last seat is taken and its match runner plays the freezeout (busted seats
+ * leave with 0, the last bot holds every chip). The event's status follows its table's.
+ */
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { queryRows, type Db } from "../../db";
+import { matches, tournamentEntries, tournaments, type TournamentKind, type TournamentStatus } from "../../db/schema";
+import type { Clock } from "../../lib/clock";
+import { AppError, errors } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { pageOf, type Page } from "../../lib/paging";
+import { TABLE_DEFAULTS } from "../../config";
+import type { BlindLevel } from "../../poker/blind-levels";
+import { refuseIfRetired, type Bots } from "../bots/service";
+import { recordedHands } from "../match-host/hand-store";
+import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
+import type { Tables } from "../tables/service";
+import { defaultBlindLevels, placesOf, refuseBadLevels, SIT_AND_GO_HAND_CAP, type Place } from "./sit-and-go";
+
+export interface SitAndGoInput {
+  kind: "sit-and-go";
+  seats: number;
+  buyIn: number;
+  blindLevels?: BlindLevel[];
+}
+
+export interface SitAndGoSettings {
+  seats: number;
+  buyIn: number;
+  blindLevels: BlindLevel[];
+  handCap: number;
+}
+
+export interface TournamentView {
+  tournamentId: string;
+  kind: TournamentKind;
+  status: TournamentStatus;
+  createdBy: string;
+  createdAt: string;
+  seats: number;
+  buyIn: number;
+  blindLevels: BlindLevel[];
+  handCap: number;
+  tableId: string | null;
+  entries: Array<{ botId: string; enteredAt: string }>;
+  matchId: string | null;
+  places: Place[];
+}
+
+type TournamentRow = typeof tournaments.$inferSelect;
+
+export class Tournaments {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly bots: Bots,
+    private readonly tables: Tables,
+    private readonly archiveDir?: string,
+  ) {}
+
+  async create(developerId: string, input: SitAndGoInput): Promise<TournamentView> {
+    const blindLevels = input.blindLevels ?? defaultBlindLevels(input.buyIn);
+    refuseBadLevels(blindLevels, input.buyIn);
+    const settings: SitAndGoSettings = { seats: input.seats, buyIn: input.buyIn, blindLevels, handCap: SIT_AND_GO_HAND_CAP };
+    const now = this.clock.now();
+    const tournamentId = newId("trn", now);
+    // The table first: a crash before the row leaves an empty waiting table, which expires (no money moved).
+    const tableId = await this.tables.createCompetitionTable(developerId, {
+      buyIn: settings.buyIn,
+      smallBlind: blindLevels[0].smallBlind,
+      bigBlind: blindLevels[0].bigBlind,
+      maxPlayers: settings.seats,
+      maxHands: settings.handCap,
+      actionTimeoutMs: TABLE_DEFAULTS.actionTimeoutMs,
+      blindLevels,
+      tournamentId,
+    });
+    await this.db.insert(tournaments).values({ id: tournamentId, kind: "sit-and-go", createdBy: developerId, settings: { ...settings }, status: "registering", tableId, createdAt: new Date(now) });
+    return this.get(tournamentId);
+  }
+
+  /** Newest first; `before` a tournamentId cursor. */
+  async list(query: { status?: TournamentStatus; kind?: TournamentKind; limit?: number; before?: string }): Promise<Page<TournamentView>> {
+    await this.refreshStatuses();
+    const limit = query.limit ?? 50;
+    const rows = await this.db
+      .select()
+      .from(tournaments)
+      .where(and(query.status ? eq(tournaments.status, query.status) : undefined, query.kind ? eq(tournaments.kind, query.kind) : undefined, query.before ? lt(tournaments.id, query.before) : undefined))
+      .orderBy(desc(tournaments.id))
+      .limit(limit + 1);
+    const page = pageOf(rows, limit, (last) => last.id);
+    return { items: await Promise.all(page.items.map((row) => this.viewOf(row))), next: page.next };
+  }
+
+  async get(tournamentId: string): Promise<TournamentView> {
+    await this.refreshStatuses([tournamentId]);
+    return this.viewOf(await this.row(tournamentId));
+  }
+
+  /** POST /api/tournaments/:id/entries: one bot per developer; the seat and its buy-in are the table's join. */
+  async enter(developerId: string, tournamentId: string, botId: string): Promise<{ tournamentId: string; botId: string; seat: number; chips: number }> {
+    const bot = await this.bots.findOwned(developerId, botId);
+    refuseIfRetired(bot);
+    const tournament = await this.registering(tournamentId);
+    const entered = await this.db
+      .insert(tournamentEntries)
+      .values({ tournamentId, botId, developerId, enteredAt: new Date(this.clock.now()) })
+      .onConflictDoNothing()
+      .returning({ botId: tournamentEntries.botId });
+    if (entered.length === 0) throw errors.conflict("DEVELOPER_ALREADY_ENTERED", "One bot per developer per event: yours is entered already");
+    try {
+      const seat = await this.tables.joinVia(developerId, tournament.tableId!, botId);
+      return { tournamentId, botId, seat: seat.seat, chips: seat.chips };
+    } catch (error) {
+      await this.db.delete(tournamentEntries).where(and(eq(tournamentEntries.tournamentId, tournamentId), eq(tournamentEntries.botId, botId)));
+      throw asTournamentError(error);
+    }
+  }
+
+  /** DELETE /api/tournaments/:id/entries/:botId: before the start only; the seat's untouched chips come back (a cashout). */
+  async withdraw(developerId: string, tournamentId: string, botId: string): Promise<{ tournamentId: string; botId: string; cashout: number }> {
+    await this.bots.findOwned(developerId, botId);
+    const tournament = await this.registering(tournamentId);
+    const [entry] = await this.db.select().from(tournamentEntries).where(and(eq(tournamentEntries.tournamentId, tournamentId), eq(tournamentEntries.botId, botId)));
+    if (!entry) throw new AppError(404, "BOT_NOT_ENTERED", "This bot is not entered in this tournament");
+    const left = await this.tables.leaveVia(developerId, tournament.tableId!, botId).catch((error) => {
+      throw asTournamentError(error);
+    });
+    await this.db.delete(tournamentEntries).where(and(eq(tournamentEntries.tournamentId, tournamentId), eq(tournamentEntries.botId, botId)));
+    return { tournamentId, botId, cashout: left.cashout! };
+  }
+
+  /** DELETE /api/tournaments/:id: the creator, before the start; every seat is refunded (one cashout each). */
+  async cancel(developerId: string, tournamentId: string): Promise<TournamentView & { refunds: Array<{ botId: string; cashout: number }> }> {
+    const tournament = await this.row(tournamentId);
+    if (tournament.createdBy !== developerId) throw errors.forbidden("Only the tournament's creator may cancel it");
+    await this.registering(tournamentId);
+    const closed = await this.tables.closeVia(developerId, tournament.tableId!).catch((error) => {
+      throw asTournamentError(error);
+    });
+    await this.db.update(tournaments).set({ status: "cancelled" }).where(eq(tournaments.id, tournamentId));
+    return { ...(await this.get(tournamentId)), refunds: closed.refunds };
+  }
+
+  private async registering(tournamentId: string): Promise<TournamentRow> {
+    await this.refreshStatuses([tournamentId]);
+    const tournament = await this.row(tournamentId);
+    if (tournament.status !== "registering") throw errors.conflict("TOURNAMENT_NOT_REGISTERING", `The tournament is ${tournament.status}`, { status: tournament.status });
+    return tournament;
+  }
+
+  private async row(tournamentId: string): Promise<TournamentRow> {
+    const [row] = await this.db.select().from(tournaments).where(eq(tournaments.id, tournamentId));
+    if (!row) throw errors.notFound("Tournament");
+    return row;
+  }
+
+  /**
+   * A sit-and-go's status follows its table's: waiting → registering, running → running,
+   * finished → finished (its places frozen then), closed or aborted (an empty table expires) →
+   * cancelled. One statement brings the unfinished ones (or those named) up to date.
+   */
+  private async refreshStatuses(ids?: string[]): Promise<void> {
+    await this.db.execute(
+      sql`update tournaments t set status = case tb.status when 'running' then 'running' when 'finished' then 'finished' when 'waiting' then 'registering' else 'cancelled' end
+        from tables tb where tb.id = t.table_id and t.kind = 'sit-and-go' and t.status in ('registering', 'running')
+          ${ids ? sql`and t.id = any(${sql.param(ids)}::text[])` : sql``}
+          and t.status <> (case tb.status when 'running' then 'running' when 'finished' then 'finished' when 'waiting' then 'registering' else 'cancelled' end)`,
+    );
+    // Finished and not frozen yet: just now, or a freeze a crash interrupted.
+    const unfrozen = await queryRows<{ id: string }>(
+      this.db,
+      sql`select id from tournaments where kind = 'sit-and-go' and status = 'finished' and results is null ${ids ? sql`and id = any(${sql.param(ids)}::text[])` : sql``}`,
+    );
+    for (const row of unfrozen) await this.freezePlaces(row.id);
+  }
+
+  /** The places of a finished sit-and-go, from its match's hands and its seats' cashouts, stored once. */
+  private async freezePlaces(tournamentId: string): Promise<void> {
+    const tournament = await this.row(tournamentId);
+    const [match] = await this.db.select().from(matches).where(and(eq(matches.tableId, tournament.tableId!), eq(matches.status, "completed")));
+    if (!match) return;
+    const players = await queryRows<{ bot_id: string; final_chips: number }>(this.db, sql`select bot_id, final_chips::int as final_chips from match_players where match_id = ${match.id}`);
+    const hands = decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(this.db, match.id, 0, Number.POSITIVE_INFINITY, this.archiveDir));
+    const places = placesOf(hands, new Map(players.map((p) => [p.bot_id, p.final_chips])));
+    await this.db.update(tournaments).set({ results: { matchId: match.id, places } }).where(eq(tournaments.id, tournamentId));
+  }
+
+  private async viewOf(row: TournamentRow): Promise<TournamentView> {
+    const settings = row.settings as unknown as SitAndGoSettings;
+    const entries = await this.db.select().from(tournamentEntries).where(eq(tournamentEntries.tournamentId, row.id)).orderBy(tournamentEntries.enteredAt, tournamentEntries.botId);
+    const results = row.results as { matchId: string; places: Place[] } | null;
+    let matchId = results?.matchId ?? null;
+    if (!matchId && row.status === "running") {
+      const [running] = await this.db.select({ id: matches.id }).from(matches).where(inArray(matches.tableId, [row.tableId!]));
+      matchId = running?.id ?? null;
+    }
+    return {
+      tournamentId: row.id,
+      kind: row.kind,
+      status: row.status,
+      createdBy: row.createdBy,
+      createdAt: row.createdAt.toISOString(),
+      seats: settings.seats,
+      buyIn: settings.buyIn,
+      blindLevels: settings.blindLevels,
+      handCap: settings.handCap,
+      tableId: row.tableId,
+      entries: entries.map((e) => ({ botId: e.botId, enteredAt: e.enteredAt.toISOString() })),
+      matchId,
+      places: results?.places ?? [],
+    };
+  }
+}
+
+/** The table's refusals in the event's words. */
+function asTournamentError(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.code === "TABLE_FULL") return errors.conflict("TOURNAMENT_FULL", "Every seat of this sit-and-go is taken");
+  if (error.code === "TABLE_NOT_JOINABLE" || error.code === "TABLE_NOT_WAITING") return errors.conflict("TOURNAMENT_NOT_REGISTERING", "The tournament has started or ended");
+  return error;
+}
