@@ -58,6 +58,8 @@ import { ladderModule } from "./modules/ladder";
 import { competitionsModule } from "./modules/competitions";
 import { Challenges } from "./modules/competitions/challenges";
 import { Tournaments } from "./modules/competitions/tournaments";
+import { RoundRobins } from "./modules/competitions/round-robin";
+import { CompetitionsDirector } from "./modules/competitions/director";
 import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
@@ -116,6 +118,8 @@ export interface Services {
   /** Challenges between developers' bots (competitions/). */
   challenges: Challenges;
   tournaments: Tournaments;
+  /** Starts due round robins and moves running ones along while this node holds the competitions role (started by server.ts). */
+  competitions: CompetitionsDirector;
   /** Pairs the ladder's entries while this node holds the cluster's matchmaker role (started by server.ts). */
   matchmaker: Matchmaker;
   presence: BotPresence;
@@ -218,6 +222,7 @@ export function createServices(deps: AppDeps): Services {
   const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
   host.relay = tableRelay;
   spectators.remote = tableRelay;
+  const roundRobins = new RoundRobins(db, clock, tables, deckSeal, log);
   return {
     clock,
     sandbox,
@@ -236,7 +241,8 @@ export function createServices(deps: AppDeps): Services {
     ladder,
     matchmaker,
     challenges: new Challenges(db, clock, bots, tables),
-    tournaments: new Tournaments(db, clock, bots, tables, config.handStorage.archiveDir),
+    tournaments: new Tournaments(db, clock, bots, tables, roundRobins, config.handStorage.archiveDir),
+    competitions: new CompetitionsDirector({ db, clock, roundRobins, hostId: config.hostId, tickMs: config.competitionsTickMs, log, leaseStanding: deps.leaseStanding }),
     presence,
     matches: new Matches(db, config.handStorage.archiveDir),
     stats,

@@ -90,6 +90,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   }
   lease.start();
   app.services.matchmaker.start();
+  app.services.competitions.start();
   app.services.ratingsApplier.start();
   app.services.handMaintenance.start();
   app.services.host.startExpiry(config.waitingTableTtlMs);
@@ -122,6 +123,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         clearInterval(forgetOldKeys);
         // No new ladder table from here on; another node takes the matchmaker role at once.
         await step("the matchmaker", () => app.services.matchmaker.stop());
+        await step("the competitions director", () => app.services.competitions.stop());
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.

@@ -4,7 +4,7 @@
  * cashouts in the ledger (schema.ts `transactions`, `seats`).
  */
 import { sql } from "drizzle-orm";
-import { bigint, check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -33,7 +33,7 @@ export const tournaments = pgTable(
     /** The event's settings as created (a sit-and-go: seats, buyIn, blindLevels, handCap). */
     settings: jsonb("settings").$type<Record<string, unknown>>().notNull(),
     /**
-     * A sit-and-go's status follows its table's (waiting: registering, running, finished, closed:
+     * A round robin's is set by its director (competitions/round-robin.ts). A sit-and-go's status follows its table's (waiting: registering, running, finished, closed:
      * cancelled); it is brought up to date before any read (competitions/tournaments.ts `refreshStatuses`).
      */
     status: text("status", { enum: TOURNAMENT_STATUSES }).notNull(),
@@ -42,6 +42,10 @@ export const tournaments = pgTable(
     /** Frozen when the event finishes (a sit-and-go: its places with their cashouts); null before. */
     results: jsonb("results").$type<unknown>(),
     createdAt: instant("created_at").notNull(),
+    /** A round robin: when one node (the competitions role) starts it; null: by its creator (POST …/start). */
+    startsAt: instant("starts_at"),
+    /** A round robin: the round being played (0 before the start). */
+    currentRound: integer("current_round").notNull().default(0),
   },
   (t) => [index("tournaments_listing_idx").on(t.status, t.kind, t.id), check("tournaments_kind_valid", sql`${t.kind} in ('sit-and-go', 'round-robin')`)],
 );
@@ -58,4 +62,45 @@ export const tournamentEntries = pgTable(
     enteredAt: instant("entered_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.tournamentId, t.botId] }), uniqueIndex("tournament_entries_one_per_developer").on(t.tournamentId, t.developerId)],
+);
+
+/**
+ * A hosted round robin's round: one deck secret every match of the round deals from (hand n of each
+ * match from the same deck n), committed before the round's first match and revealed only when its
+ * last match has ended (docs/FAIRNESS.md). Sealed like a running match's secret (match-host/deck-seal.ts).
+ */
+export const tournamentRounds = pgTable(
+  "tournament_rounds",
+  {
+    tournamentId: text("tournament_id")
+      .notNull()
+      .references(() => tournaments.id),
+    round: integer("round").notNull(),
+    deckCommitment: text("deck_commitment"),
+    deckSecretSealed: text("deck_secret_sealed"),
+    /** Set when every match of the round has ended (the sealed copy is cleared then). */
+    deckSecret: text("deck_secret"),
+    startedAt: instant("started_at").notNull(),
+    endedAt: instant("ended_at"),
+  },
+  (t) => [primaryKey({ columns: [t.tournamentId, t.round] })],
+);
+
+/** A round robin's scheduled match: its round, its pair (seat order), its table (and twin, hosted), and how it ended. */
+export const tournamentMatches = pgTable(
+  "tournament_matches",
+  {
+    tournamentId: text("tournament_id")
+      .notNull()
+      .references(() => tournaments.id),
+    round: integer("round").notNull(),
+    botA: text("bot_a").notNull(),
+    botB: text("bot_b").notNull(),
+    /** null until the round starts; the table of the match (copy 1 of a hosted duplicate pair). */
+    tableId: text("table_id"),
+    /** scheduled → playing → played | forfeit (a bot whose owner could not pay at its start, `forfeitedBy`). */
+    status: text("status", { enum: ["scheduled", "playing", "played", "forfeit"] }).notNull(),
+    forfeitedBy: text("forfeited_by"),
+  },
+  (t) => [primaryKey({ columns: [t.tournamentId, t.round, t.botA] }), index("tournament_matches_table_idx").on(t.tableId)],
 );

@@ -24,6 +24,9 @@ export const TableConfig = T.Object(
       }),
     ),
     unrated: T.Optional(T.Boolean({ description: "A challenge match: never rated (no OpenSkill change), counted in statistics like any match that moves credits; sent only when true" })),
+    dealRound: T.Optional(
+      T.Object({ tournamentId: T.String(), round: Int() }, { additionalProperties: false, description: "A hosted round robin's match: it deals from its round's one committed secret (every match of the round the same decks), revealed when the round's last match ends" }),
+    ),
     tournamentId: T.Optional(T.String({ description: "The tournament this table plays (GET /api/tournaments/{id}): its seats are taken by entering the tournament" })),
   },
   { description: "The table's configuration" },

@@ -43,8 +43,8 @@ export function competitionsModule(challenges: Challenges, tournaments: Tourname
         response: { 201: Tournament, ...errorResponses(400, 401, 409, 422) },
         detail: {
           tags: ["tournaments"],
-          summary: "Create a tournament (sit-and-go)",
-          description: `A sit-and-go: one table of \`seats\` bots that starts when the last seat is taken and plays until one bot holds every chip (a freezeout), the blinds rising by hand count; at the safety cap (\`handCap\`, 2000 hands) each bot cashes out what it holds and places follow chips. Each seat's cashout is its remaining chips: every busted bot 0, the winner everything. ${entryRule} A sit-and-go nobody enters within the waiting-table time (1 h) expires: cancelled.`,
+          summary: "Create a tournament (sit-and-go or round robin)",
+          description: `A sit-and-go: one table of \`seats\` bots that starts when the last seat is taken and plays until one bot holds every chip (a freezeout), the blinds rising by hand count; at the safety cap (\`handCap\`, 2000 hands) each bot cashes out what it holds and places follow chips. Each seat's cashout is its remaining chips: every busted bot 0, the winner everything. ${entryRule} A sit-and-go nobody enters within the waiting-table time (1 h) expires: cancelled. A round robin (\`kind: "round-robin"\`): entries until it starts (\`startsAt\`, or POST …/start), then rounds of disjoint pairs, \`matchesPerPair\` matches per pair, each an ordinary table paid at its seating (a bot whose owner cannot pay then forfeits that match); \`division: "hosted"\` takes only bots the service runs and plays duplicate matches, every match of a round dealing the round's one committed secret, revealed when the round ends (docs/FAIRNESS.md).`,
         },
       },
     )
@@ -57,6 +57,12 @@ export function competitionsModule(challenges: Challenges, tournaments: Tourname
       params: TournamentParams,
       response: { 200: Tournament, ...errorResponses(400, 404) },
       detail: { tags: ["tournaments"], summary: "One tournament", description: "Public: its entries, its table and match, and when finished its places with each seat's cashout." },
+    })
+    .post("/api/tournaments/:id/start", ({ developerId, params }) => tournaments.start(developerId, params.id), {
+      auth: true,
+      params: TournamentParams,
+      response: { 200: Tournament, ...errorResponses(400, 401, 403, 404, 409) },
+      detail: { tags: ["tournaments"], summary: "Start a round robin now", description: "Its creator only (403), while registering with at least 2 entries (409 TOURNAMENT_NOT_REGISTERING otherwise; a sit-and-go starts by itself when full). A `startsAt` round robin starts by itself then (one node of the cluster fires it)." },
     })
     .delete("/api/tournaments/:id", ({ developerId, params, set, request, headers }) => keys.once({ developerId, request, headers, set }, () => tournaments.cancel(developerId, params.id)), {
       auth: true,

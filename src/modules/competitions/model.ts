@@ -53,7 +53,7 @@ const BlindLevel = t.Object(
   { additionalProperties: false, title: "BlindLevel" },
 );
 
-export const CreateTournamentBody = t.Object(
+const SitAndGoBody = t.Object(
   {
     kind: t.Literal("sit-and-go", { description: "sit-and-go: one table, rising blinds, until one bot holds every chip" }),
     seats: bodyInteger({ minimum: 2, maximum: 10, description: "Bots at the table; it starts when the last seat is taken" }),
@@ -66,11 +66,29 @@ export const CreateTournamentBody = t.Object(
       }),
     ),
   },
-  { additionalProperties: false, title: "CreateTournamentRequest", examples: [{ kind: "sit-and-go", seats: 6, buyIn: 1000 }] },
+  { additionalProperties: false, title: "CreateSitAndGoRequest", examples: [{ kind: "sit-and-go", seats: 6, buyIn: 1000 }] },
 );
+
+const RoundRobinBody = t.Object(
+  {
+    kind: t.Literal("round-robin", { description: "round-robin: every pair of entries meets matchesPerPair times, in rounds of disjoint pairs" }),
+    matchesPerPair: bodyInteger({ minimum: 1, maximum: 20 }),
+    handsPerMatch: bodyInteger({ minimum: 1, maximum: 10_000 }),
+    buyIn: bodyInteger({ minimum: 2, maximum: 1_000_000_000, description: "Each bot's buy-in at each of its matches, off its owner's balance at that match's start" }),
+    smallBlind: bodyInteger({ minimum: 1, maximum: 1_000_000_000 }),
+    bigBlind: bodyInteger({ minimum: 1, maximum: 1_000_000_000 }),
+    division: t.Optional(oneOf(["open", "hosted"] as const, { description: "open (default): plain matches, each its own decks. hosted: only bots the service runs; duplicate matches, every match of a round dealing the round's decks" })),
+    startsAt: t.Optional(t.String({ format: "date-time", description: "When it starts by itself (one node of the cluster fires it); without it, POST /api/tournaments/{id}/start" })),
+  },
+  { additionalProperties: false, title: "CreateRoundRobinRequest", examples: [{ kind: "round-robin", matchesPerPair: 2, handsPerMatch: 200, buyIn: 1000, smallBlind: 5, bigBlind: 10, division: "hosted" }] },
+);
+
+export const CreateTournamentBody = t.Union([SitAndGoBody, RoundRobinBody], { title: "CreateTournamentRequest" });
 
 const TournamentStatus = oneOf(["registering", "running", "finished", "cancelled"] as const);
 const TournamentKind = oneOf(["sit-and-go", "round-robin"] as const);
+
+const Interval = t.Union([t.Tuple([t.Number(), t.Number()]), t.Null()], { description: "95 % interval of the per-match bb/100 (null under two played matches)" });
 
 export const Tournament = t.Object(
   {
@@ -79,17 +97,57 @@ export const Tournament = t.Object(
     status: TournamentStatus,
     createdBy: t.String(),
     createdAt: t.String({ format: "date-time" }),
-    seats: t.Integer(),
     buyIn: t.Integer(),
-    blindLevels: t.Array(t.Object({ hands: t.Integer(), smallBlind: t.Integer(), bigBlind: t.Integer() })),
-    handCap: t.Integer({ description: "The safety cap on hands: there each bot cashes out the chips it holds, and places follow chips" }),
-    tableId: t.Union([t.String(), t.Null()], { description: "The event's table (GET /api/tables/{tableId}, watch it live)" }),
     entries: t.Array(t.Object({ botId: t.String(), enteredAt: t.String({ format: "date-time" }) })),
-    matchId: t.Union([t.String(), t.Null()]),
-    places: t.Array(
+    seats: t.Optional(t.Integer({ description: "Sit-and-go" })),
+    blindLevels: t.Optional(t.Array(t.Object({ hands: t.Integer(), smallBlind: t.Integer(), bigBlind: t.Integer() }))),
+    handCap: t.Optional(t.Integer({ description: "Sit-and-go: the safety cap on hands: there each bot cashes out the chips it holds, and places follow chips" })),
+    tableId: t.Optional(t.Union([t.String(), t.Null()], { description: "Sit-and-go: the event's table (GET /api/tables/{tableId}, watch it live)" })),
+    matchId: t.Optional(t.Union([t.String(), t.Null()])),
+    matchesPerPair: t.Optional(t.Integer()),
+    handsPerMatch: t.Optional(t.Integer()),
+    smallBlind: t.Optional(t.Integer()),
+    bigBlind: t.Optional(t.Integer()),
+    division: t.Optional(oneOf(["open", "hosted"] as const)),
+    startsAt: t.Optional(t.Union([t.String({ format: "date-time" }), t.Null()])),
+    rounds: t.Optional(t.Union([t.Integer(), t.Null()], { description: "Round robin: how many rounds (known at the start)" })),
+    currentRound: t.Optional(t.Integer()),
+    matches: t.Optional(
+      t.Array(
+        t.Object({
+          round: t.Integer(),
+          players: t.Array(t.String(), { minItems: 2, maxItems: 2 }),
+          status: oneOf(["scheduled", "playing", "played", "forfeit"] as const),
+          tableId: t.Union([t.String(), t.Null()]),
+          matchId: t.Union([t.String(), t.Null()]),
+          twinMatchId: t.Union([t.String(), t.Null()], { description: "Hosted division: the duplicate pair's copy 2" }),
+          forfeitedBy: t.Union([t.String(), t.Null()]),
+        }),
+      ),
+    ),
+    crosstable: t.Optional(
+      t.Array(t.Object({ botId: t.String(), opponentBotId: t.String(), matches: t.Integer(), bbPer100: t.Union([t.Number(), t.Null()]), ci95: Interval }), {
+        description: "Round robin: each ordered pair, botId's bb/100 against opponentBotId over their matches",
+      }),
+    ),
+    standings: t.Optional(
+      t.Array(
+        t.Object({
+          botId: t.String(),
+          rank: t.Integer(),
+          points: t.Number({ description: "1 a match won, ½ level, 0 lost or forfeited (a forfeit gives its opponent 1)" }),
+          matches: t.Integer(),
+          bbPer100: t.Union([t.Number(), t.Null()]),
+          ci95: Interval,
+          overNext: t.Union([t.Number(), t.Null()], { description: "Share of 1000 bootstrap resamples of the matches in which this bot still ranks above the next" }),
+        }),
+        { description: "Round robin: live while it runs, frozen when it finishes" },
+      ),
+    ),
+    places: t.Optional(t.Array(
       t.Object({ botId: t.String(), place: t.Integer({ minimum: 1 }), cashout: t.Integer({ description: "What its seat was paid: every busted bot 0, a freezeout's winner every chip" }) }),
       { description: "When finished: by chips held at the end, then by the hand each bot busted in (later first), then by its stack as that hand began; equal keys share a place" },
-    ),
+    )),
   },
   { title: "Tournament" },
 );
@@ -102,8 +160,11 @@ export const CancelledTournament = t.Object(
 export const TournamentParams = t.Object({ id: idString() });
 export const EntryParams = t.Object({ id: idString(), botId: BotId });
 export const EntryBody = t.Object({ botId: BotId }, { additionalProperties: false, title: "TournamentEntryRequest" });
-export const Entry = t.Object({ tournamentId: t.String(), botId: t.String(), seat: t.Integer(), chips: t.Integer() }, { title: "TournamentEntry" });
-export const Withdrawal = t.Object({ tournamentId: t.String(), botId: t.String(), cashout: t.Integer({ description: "The buy-in, returned (one cashout)" }) }, { title: "TournamentWithdrawal" });
+export const Entry = t.Object(
+  { tournamentId: t.String(), botId: t.String(), seat: t.Union([t.Integer(), t.Null()], { description: "Sit-and-go: its seat (null in a round robin: seated at each match)" }), chips: t.Union([t.Integer(), t.Null()]) },
+  { title: "TournamentEntry" },
+);
+export const Withdrawal = t.Object({ tournamentId: t.String(), botId: t.String(), cashout: t.Integer({ description: "Sit-and-go: the buy-in, returned (one cashout); 0 in a round robin (nothing is paid before a match)" }) }, { title: "TournamentWithdrawal" });
 
 export const TournamentsQuery = t.Object(
   {

@@ -18,6 +18,7 @@ import { refuseIfRetired, type Bots } from "../bots/service";
 import { recordedHands } from "../match-host/hand-store";
 import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import type { Tables } from "../tables/service";
+import type { RoundRobinResults, RoundRobinSettings, RoundRobins, ScheduledMatchView } from "./round-robin";
 import { defaultBlindLevels, placesOf, refuseBadLevels, SIT_AND_GO_HAND_CAP, type Place } from "./sit-and-go";
 
 export interface SitAndGoInput {
@@ -25,6 +26,17 @@ export interface SitAndGoInput {
   seats: number;
   buyIn: number;
   blindLevels?: BlindLevel[];
+}
+
+export interface RoundRobinInput {
+  kind: "round-robin";
+  matchesPerPair: number;
+  handsPerMatch: number;
+  buyIn: number;
+  smallBlind: number;
+  bigBlind: number;
+  division?: "open" | "hosted";
+  startsAt?: string;
 }
 
 export interface SitAndGoSettings {
@@ -40,14 +52,27 @@ export interface TournamentView {
   status: TournamentStatus;
   createdBy: string;
   createdAt: string;
-  seats: number;
   buyIn: number;
-  blindLevels: BlindLevel[];
-  handCap: number;
-  tableId: string | null;
   entries: Array<{ botId: string; enteredAt: string }>;
-  matchId: string | null;
-  places: Place[];
+  // A sit-and-go:
+  seats?: number;
+  blindLevels?: BlindLevel[];
+  handCap?: number;
+  tableId?: string | null;
+  matchId?: string | null;
+  places?: Place[];
+  // A round robin:
+  matchesPerPair?: number;
+  handsPerMatch?: number;
+  smallBlind?: number;
+  bigBlind?: number;
+  division?: "open" | "hosted";
+  startsAt?: string | null;
+  rounds?: number | null;
+  currentRound?: number;
+  matches?: ScheduledMatchView[];
+  crosstable?: RoundRobinResults["crosstable"];
+  standings?: RoundRobinResults["standings"];
 }
 
 type TournamentRow = typeof tournaments.$inferSelect;
@@ -58,10 +83,47 @@ export class Tournaments {
     private readonly clock: Clock,
     private readonly bots: Bots,
     private readonly tables: Tables,
+    private readonly roundRobins: RoundRobins,
     private readonly archiveDir?: string,
   ) {}
 
-  async create(developerId: string, input: SitAndGoInput): Promise<TournamentView> {
+  async create(developerId: string, input: SitAndGoInput | RoundRobinInput): Promise<TournamentView> {
+    return input.kind === "sit-and-go" ? this.createSitAndGo(developerId, input) : this.createRoundRobin(developerId, input);
+  }
+
+  private async createRoundRobin(developerId: string, input: RoundRobinInput): Promise<TournamentView> {
+    if (input.smallBlind > input.bigBlind) throw errors.validation("smallBlind must not exceed bigBlind", { field: "smallBlind" });
+    if (input.bigBlind > input.buyIn) throw errors.validation("bigBlind must not exceed buyIn", { field: "bigBlind" });
+    const startsAt = input.startsAt === undefined ? null : new Date(input.startsAt);
+    if (startsAt !== null && Number.isNaN(startsAt.getTime())) throw errors.validation("startsAt must be a date-time", { field: "startsAt" });
+    const settings: RoundRobinSettings = {
+      matchesPerPair: input.matchesPerPair,
+      handsPerMatch: input.handsPerMatch,
+      buyIn: input.buyIn,
+      smallBlind: input.smallBlind,
+      bigBlind: input.bigBlind,
+      division: input.division ?? "open",
+    };
+    const now = this.clock.now();
+    const tournamentId = newId("trn", now);
+    await this.db.insert(tournaments).values({ id: tournamentId, kind: "round-robin", createdBy: developerId, settings: { ...settings }, status: "registering", startsAt, createdAt: new Date(now) });
+    return this.get(tournamentId);
+  }
+
+  /** POST /api/tournaments/:id/start: the creator starts a registering round robin now (at least 2 entries). */
+  async start(developerId: string, tournamentId: string): Promise<TournamentView> {
+    const row = await this.row(tournamentId);
+    if (row.createdBy !== developerId) throw errors.forbidden("Only the tournament's creator may start it");
+    if (row.kind !== "round-robin") throw errors.conflict("TOURNAMENT_NOT_REGISTERING", "A sit-and-go starts by itself when its last seat is taken");
+    await this.registering(tournamentId);
+    if (!(await this.roundRobins.start(tournamentId))) {
+      const fresh = await this.row(tournamentId);
+      if (fresh.status === "registering") throw errors.conflict("TOURNAMENT_NOT_REGISTERING", "A round robin needs at least 2 entries to start", { entries: (await this.entriesOf(tournamentId)).length });
+    }
+    return this.get(tournamentId);
+  }
+
+  private async createSitAndGo(developerId: string, input: SitAndGoInput): Promise<TournamentView> {
     const blindLevels = input.blindLevels ?? defaultBlindLevels(input.buyIn);
     refuseBadLevels(blindLevels, input.buyIn);
     const settings: SitAndGoSettings = { seats: input.seats, buyIn: input.buyIn, blindLevels, handCap: SIT_AND_GO_HAND_CAP };
@@ -102,16 +164,21 @@ export class Tournaments {
   }
 
   /** POST /api/tournaments/:id/entries: one bot per developer; the seat and its buy-in are the table's join. */
-  async enter(developerId: string, tournamentId: string, botId: string): Promise<{ tournamentId: string; botId: string; seat: number; chips: number }> {
+  async enter(developerId: string, tournamentId: string, botId: string): Promise<{ tournamentId: string; botId: string; seat: number | null; chips: number | null }> {
     const bot = await this.bots.findOwned(developerId, botId);
     refuseIfRetired(bot);
     const tournament = await this.registering(tournamentId);
+    if (tournament.kind === "round-robin" && (tournament.settings as unknown as RoundRobinSettings).division === "hosted" && bot.strategy === null && !(await this.bots.codeVersions([botId])).has(botId)) {
+      throw errors.conflict("REMOTE_BOT_AT_DUPLICATE_TABLE", "The hosted division takes only bots the service runs (built-ins, hosted bots): upload its code first (docs/HOSTED.md)");
+    }
     const entered = await this.db
       .insert(tournamentEntries)
       .values({ tournamentId, botId, developerId, enteredAt: new Date(this.clock.now()) })
       .onConflictDoNothing()
       .returning({ botId: tournamentEntries.botId });
     if (entered.length === 0) throw errors.conflict("DEVELOPER_ALREADY_ENTERED", "One bot per developer per event: yours is entered already");
+    // A round robin seats (and charges) each bot at each of its matches' start.
+    if (tournament.kind === "round-robin") return { tournamentId, botId, seat: null, chips: null };
     try {
       const seat = await this.tables.joinVia(developerId, tournament.tableId!, botId);
       return { tournamentId, botId, seat: seat.seat, chips: seat.chips };
@@ -127,6 +194,10 @@ export class Tournaments {
     const tournament = await this.registering(tournamentId);
     const [entry] = await this.db.select().from(tournamentEntries).where(and(eq(tournamentEntries.tournamentId, tournamentId), eq(tournamentEntries.botId, botId)));
     if (!entry) throw new AppError(404, "BOT_NOT_ENTERED", "This bot is not entered in this tournament");
+    if (tournament.kind === "round-robin") {
+      await this.db.delete(tournamentEntries).where(and(eq(tournamentEntries.tournamentId, tournamentId), eq(tournamentEntries.botId, botId)));
+      return { tournamentId, botId, cashout: 0 };
+    }
     const left = await this.tables.leaveVia(developerId, tournament.tableId!, botId).catch((error) => {
       throw asTournamentError(error);
     });
@@ -139,6 +210,12 @@ export class Tournaments {
     const tournament = await this.row(tournamentId);
     if (tournament.createdBy !== developerId) throw errors.forbidden("Only the tournament's creator may cancel it");
     await this.registering(tournamentId);
+    if (tournament.kind === "round-robin") {
+      // Nothing is paid before a round robin's matches: nothing to refund.
+      const [cancelled] = await this.db.update(tournaments).set({ status: "cancelled" }).where(and(eq(tournaments.id, tournamentId), eq(tournaments.status, "registering"))).returning({ id: tournaments.id });
+      if (!cancelled) throw errors.conflict("TOURNAMENT_NOT_REGISTERING", "The tournament has started");
+      return { ...(await this.get(tournamentId)), refunds: [] };
+    }
     const closed = await this.tables.closeVia(developerId, tournament.tableId!).catch((error) => {
       throw asTournamentError(error);
     });
@@ -190,9 +267,14 @@ export class Tournaments {
     await this.db.update(tournaments).set({ results: { matchId: match.id, places } }).where(eq(tournaments.id, tournamentId));
   }
 
+  private entriesOf(tournamentId: string) {
+    return this.db.select().from(tournamentEntries).where(eq(tournamentEntries.tournamentId, tournamentId)).orderBy(tournamentEntries.enteredAt, tournamentEntries.botId);
+  }
+
   private async viewOf(row: TournamentRow): Promise<TournamentView> {
+    const entries = await this.entriesOf(row.id);
+    if (row.kind === "round-robin") return this.roundRobinView(row, entries);
     const settings = row.settings as unknown as SitAndGoSettings;
-    const entries = await this.db.select().from(tournamentEntries).where(eq(tournamentEntries.tournamentId, row.id)).orderBy(tournamentEntries.enteredAt, tournamentEntries.botId);
     const results = row.results as { matchId: string; places: Place[] } | null;
     let matchId = results?.matchId ?? null;
     if (!matchId && row.status === "running") {
@@ -213,6 +295,32 @@ export class Tournaments {
       entries: entries.map((e) => ({ botId: e.botId, enteredAt: e.enteredAt.toISOString() })),
       matchId,
       places: results?.places ?? [],
+    };
+  }
+
+  /** A round robin: its schedule, and its crosstable and standings (live while it runs, frozen once finished). */
+  private async roundRobinView(row: TournamentRow, entries: Array<typeof tournamentEntries.$inferSelect>): Promise<TournamentView> {
+    const settings = row.settings as unknown as RoundRobinSettings;
+    const results = row.status === "finished" ? (row.results as RoundRobinResults) : row.status === "running" ? await this.roundRobins.resultsOf(row) : { crosstable: [], standings: [] };
+    return {
+      tournamentId: row.id,
+      kind: row.kind,
+      status: row.status,
+      createdBy: row.createdBy,
+      createdAt: row.createdAt.toISOString(),
+      buyIn: settings.buyIn,
+      entries: entries.map((e) => ({ botId: e.botId, enteredAt: e.enteredAt.toISOString() })),
+      matchesPerPair: settings.matchesPerPair,
+      handsPerMatch: settings.handsPerMatch,
+      smallBlind: settings.smallBlind,
+      bigBlind: settings.bigBlind,
+      division: settings.division,
+      startsAt: row.startsAt?.toISOString() ?? null,
+      rounds: settings.rounds ?? null,
+      currentRound: row.currentRound,
+      matches: await this.roundRobins.scheduleOf(row.id),
+      crosstable: results.crosstable,
+      standings: results.standings,
     };
   }
 }

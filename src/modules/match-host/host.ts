@@ -27,6 +27,7 @@ import { assertTwinsTogether, MatchStarts } from "./twins";
 import { isLegacyDuplicate, tablesToResume } from "./resume";
 import type { TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
+import { roundSecret } from "./round-decks";
 import { openHostedSeats, seatChannels } from "./hosted-seats";
 import { hostedBots } from "../hosted/code-store";
 import type { HostedPlay } from "../hosted/players";
@@ -114,6 +115,7 @@ export class MatchHost {
     this.starts = new MatchStarts({
       clock: deps.clock,
       recordStart: (started) => this.journal.started(...started),
+      sharedSecret: (table) => (table.config.dealRound ? roundSecret(deps.db, this.deckSeal, table.config.dealRound) : Promise.resolve(null)),
       twinOf: (table) => (table.twin ? this.hosted.get(table.twin.tableId)?.table : undefined),
       openHosted: (table, resuming, group) =>
         this.deps.hostedPlay ? openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence(), group) : Promise.resolve(null),

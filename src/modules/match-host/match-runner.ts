@@ -147,6 +147,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     // A challenge (config.unrated) is counted (ranked) but never rated.
     rated: !isSeeded(table.config) && table.config.unrated !== true && new Set(players.map((p) => p.developerId)).size > 1,
     twinMatchId: table.twin?.matchId ?? null,
+    holdSecret: table.config.dealRound !== undefined,
   });
   table.status = "finished";
   const summary: MatchEndedMessage = {

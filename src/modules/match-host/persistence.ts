@@ -71,6 +71,8 @@ export interface MatchOutcome {
   rated: boolean;
   /** A copy of a duplicate pair: the other copy's match (rated together with it: match-finish.ts); null or absent otherwise. */
   twinMatchId?: string | null;
+  /** Deals from a hosted round's secret (round-decks.ts): the record keeps it sealed, and the rating waits, until the round ends. */
+  holdSecret?: boolean;
 }
 
 export function emptyBatch(tableId: string, matchId: string): TableBatch {

@@ -173,6 +173,8 @@ export class Matches {
    * reveals it with the copy that ends second).
    */
   private async refuseWhileTwinPlays(row: MatchRow, what: string): Promise<void> {
+    // A hosted round robin's match: its round's other matches still deal the same decks.
+    if (row.deckSecret === null && row.deckSecretSealed !== null) throw errors.notFound(`${what} (this match's round still deals the same decks to other matches: served once the round ends)`);
     if (row.twinMatchId === null) return;
     const [twin] = await queryRows<{ status: string }>(this.db, sql`select tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = ${row.tableId}`);
     if (twin && (twin.status === "waiting" || twin.status === "running")) {
