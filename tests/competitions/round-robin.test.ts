@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
 import { auditLedger } from "../../src/modules/credits/audit";
+import { join } from "node:path";
+import { main } from "../../src/cli/index";
+import { ROOT } from "../support/process";
 import { until } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
@@ -170,6 +173,19 @@ describe("round robin", () => {
     );
     expect(rounds.length).toBe(6);
     for (const round of rounds) expect(new Date(round.ended_at).getTime()).toBeGreaterThanOrEqual(new Date(round.last_match_end).getTime());
+    // The fairness record names the round; `cli verify` and the standalone script check every match of it.
+    const sample = finished.matches.find((m: any) => m.round === 3);
+    const record = await fairnessOf(sample.matchId);
+    expect(record.round.round).toBe(3);
+    expect(record.round.matchIds.length).toBe(4);
+    let out = "";
+    const code = await main(["verify", sample.matchId], { env: { POKER_SERVER: server.url, POKER_CONFIG: join(ROOT, "nonexistent-config.json") }, stdout: (t) => void (out += t), stderr: (t) => void (out += t), cwd: ROOT, isTTY: false });
+    expect({ code, out }).toMatchObject({ code: 0 });
+    expect(out).toContain("round 3 of");
+    const script = Bun.spawn(["bun", join(ROOT, "docs/verify-deals.mjs"), server.url, sample.twinMatchId], { stdout: "pipe", stderr: "pipe" });
+    const [scriptOut, scriptCode] = await Promise.all([new Response(script.stdout).text(), script.exited]);
+    expect({ scriptCode, ok: scriptOut.startsWith("OK:") }).toEqual({ scriptCode: 0, ok: true });
+    expect((await fairnessOf(finished.matches.find((m: any) => m.round === 1).matchId)).round.matchIds).not.toContain(sample.matchId);
     const sealedLeft = await queryRows<{ n: number }>(server.database.db, sql`select count(*)::int as n from tournament_rounds where tournament_id = ${id} and (deck_secret_sealed is not null or deck_secret is null)`);
     expect(sealedLeft[0].n).toBe(0);
     // Rated once per duplicate pair, once the round is revealed: one copy of each of the 12 pairs marked (or applied).

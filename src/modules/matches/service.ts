@@ -163,7 +163,18 @@ export class Matches {
     if (row.deckSecret === null || row.deckCommitment === null) throw errors.notFound("Fairness record (a seeded match deals from its seed)");
     // A duplicate match recorded before issue 32 was one match dealing each deck twice: its own rule.
     const algorithm = row.config.duplicate && row.twinMatchId === null ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
-    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands, twinMatchId: row.twinMatchId };
+    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands, twinMatchId: row.twinMatchId, round: await this.roundOf(row) };
+  }
+
+  /** A hosted round robin's match: its round and every match that dealt the round's decks (all committed to this secret). */
+  private async roundOf(row: MatchRow): Promise<{ tournamentId: string; round: number; matchIds: string[] } | null> {
+    const deal = row.config.dealRound;
+    if (!deal) return null;
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`select m.id from matches m join tables t on t.id = m.table_id where t.config->'dealRound' = ${JSON.stringify(deal)}::jsonb order by m.id`,
+    );
+    return { ...deal, matchIds: rows.map((r) => r.id) };
   }
 
   /**
