@@ -60,6 +60,7 @@ import { Challenges } from "./modules/competitions/challenges";
 import { Tournaments } from "./modules/competitions/tournaments";
 import { RoundRobins } from "./modules/competitions/round-robin";
 import { CompetitionsDirector } from "./modules/competitions/director";
+import { CompetitionPlacement } from "./modules/competitions/placement";
 import { BotPresence } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
@@ -222,7 +223,8 @@ export function createServices(deps: AppDeps): Services {
   const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
   host.relay = tableRelay;
   spectators.remote = tableRelay;
-  const roundRobins = new RoundRobins(db, clock, tables, deckSeal, log);
+  const competitionPlacement = new CompetitionPlacement(db, cluster, tables, log);
+  const roundRobins = new RoundRobins(db, clock, tables, deckSeal, log, competitionPlacement);
   return {
     clock,
     sandbox,
@@ -242,7 +244,7 @@ export function createServices(deps: AppDeps): Services {
     matchmaker,
     challenges: new Challenges(db, clock, bots, tables),
     tournaments: new Tournaments(db, clock, bots, tables, roundRobins, config.handStorage.archiveDir),
-    competitions: new CompetitionsDirector({ db, clock, roundRobins, hostId: config.hostId, tickMs: config.competitionsTickMs, log, leaseStanding: deps.leaseStanding }),
+    competitions: new CompetitionsDirector({ db, clock, roundRobins, placement: competitionPlacement, hostId: config.hostId, tickMs: config.competitionsTickMs, log, leaseStanding: deps.leaseStanding }),
     presence,
     matches: new Matches(db, config.handStorage.archiveDir),
     stats,

@@ -9,6 +9,7 @@ import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db";
 import { RoleKeeper } from "../cluster/roles";
 import { roundRobinsToAct, type RoundRobins } from "./round-robin";
+import type { CompetitionPlacement } from "./placement";
 
 export const COMPETITIONS_ROLE = "competitions-director";
 
@@ -18,13 +19,15 @@ export class CompetitionsDirector {
   private busy: Promise<void> | null = null;
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; roundRobins: RoundRobins; hostId: string; tickMs: number; log: (message: string, error?: unknown) => void; leaseStanding?: () => boolean },
+    private readonly deps: { db: Db; clock: Clock; roundRobins: RoundRobins; placement?: CompetitionPlacement; hostId: string; tickMs: number; log: (message: string, error?: unknown) => void; leaseStanding?: () => boolean },
   ) {
     this.role = new RoleKeeper(deps.db, COMPETITIONS_ROLE, deps.hostId, deps.log, deps.leaseStanding);
   }
 
   start(): void {
     this.role.start();
+    // Every node makes a round robin's tables when the director asks it, whoever directs.
+    this.deps.placement?.start();
     this.timer = setInterval(() => void this.tick(), this.deps.tickMs);
     (this.timer as { unref?: () => void }).unref?.();
   }
@@ -32,6 +35,7 @@ export class CompetitionsDirector {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.busy;
+    this.deps.placement?.stop();
     await this.role.stop();
   }
 

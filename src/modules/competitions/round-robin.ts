@@ -18,6 +18,8 @@ import { TABLE_DEFAULTS } from "../../config";
 import type { DeckSeal } from "../match-host/deck-seal";
 import { commitRound, revealRound } from "../match-host/round-decks";
 import type { Tables } from "../tables/service";
+import type { TableConfig } from "../../db/schema";
+import type { CompetitionPlacement } from "./placement";
 import { circleSchedule, roundsOf } from "./schedule";
 import { crosstableOf, standingsOf, type CrosstableCell, type MatchResult, type Standing } from "./standings";
 
@@ -62,6 +64,8 @@ export class RoundRobins {
     private readonly tables: Tables,
     private readonly deckSeal: DeckSeal,
     private readonly log: (message: string, error?: unknown) => void = () => {},
+    /** Spreads the matches over the cluster's nodes (absent: every table here). */
+    private readonly placement?: CompetitionPlacement,
   ) {}
 
   /** Starts a registering round robin: its schedule written (false: it was not registering, or had fewer than 2 entries). Round 1 opens at the director's next pass. */
@@ -125,9 +129,10 @@ export class RoundRobins {
     const owners = new Map(
       (await queryRows<{ bot_id: string; developer_id: string }>(this.db, sql`select bot_id, developer_id from tournament_entries where tournament_id = ${tournamentId}`)).map((e) => [e.bot_id, e.developer_id]),
     );
-    for (const match of await this.matchesOf(tournamentId, round)) {
-      if (match.status !== "scheduled") continue;
-      const tableId = await this.tables.createCompetitionTable(row.createdBy, {
+    const toOpen = (await this.matchesOf(tournamentId, round)).filter((m) => m.status === "scheduled");
+    const nodes = (await this.placement?.nodesFor(toOpen.length)) ?? [];
+    for (const [i, match] of toOpen.entries()) {
+      const config: TableConfig = {
         buyIn: settings.buyIn,
         smallBlind: settings.smallBlind,
         bigBlind: settings.bigBlind,
@@ -136,7 +141,8 @@ export class RoundRobins {
         actionTimeoutMs: TABLE_DEFAULTS.actionTimeoutMs,
         tournamentId,
         ...(hosted ? { duplicate: true, dealRound: { tournamentId, round } } : {}),
-      });
+      };
+      const tableId = nodes[i] && this.placement ? await this.placement.openAt(nodes[i], row.createdBy, config) : await this.tables.createCompetitionTable(row.createdBy, config);
       const key = and(eq(tournamentMatches.tournamentId, tournamentId), eq(tournamentMatches.round, round), eq(tournamentMatches.botA, match.botA));
       await this.db.update(tournamentMatches).set({ tableId, status: "playing" }).where(key);
       for (const botId of [match.botA, match.botB]) {
