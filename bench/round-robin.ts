@@ -4,6 +4,7 @@
  * three: wall time, hands/s, where the time goes (the nodes' and Postgres's CPU; the rounds: how long
  * a round waits for its slowest match, and the gap the director leaves between rounds), and on three
  * nodes how the matches spread over them. Every figure is measured here, from outside the nodes.
+ * Stacks are deep (BENCH_RR_BUY_IN, 100,000 at blinds 5/10) so that matches play their 200 hands.
  * BENCH_RR_BOTS, BENCH_RR_MATCHES, BENCH_RR_HANDS, BENCH_RR_NODES (default "1,3") make it smaller.
  */
 import { TestCluster } from "../tests/support/nodes";
@@ -14,6 +15,8 @@ const BOTS = Number(process.env.BENCH_RR_BOTS ?? 10);
 const MATCHES_PER_PAIR = Number(process.env.BENCH_RR_MATCHES ?? 4);
 const HANDS = Number(process.env.BENCH_RR_HANDS ?? 200);
 const DIVISION = process.env.BENCH_RR_DIVISION ?? "open";
+// Deep stacks (10,000 big blinds): a match plays its 200 hands instead of ending at the first bust.
+const BUY_IN = Number(process.env.BENCH_RR_BUY_IN ?? 100_000);
 const STRATEGIES = ["random", "caller", "tight", "raiser"];
 const ENV = { ...CHEAP_PASSWORDS, FAUCET_AMOUNT: "100000000", COMPETITIONS_TICK_MS: "50" };
 
@@ -38,7 +41,7 @@ async function run(nodes: number) {
         return { token, botId: bot.botId as string };
       }),
     );
-    const created = await ok(cluster.api(ids[0]!, "POST", "/api/tournaments", { token: creator, body: { kind: "round-robin", division: DIVISION, matchesPerPair: MATCHES_PER_PAIR, handsPerMatch: HANDS, buyIn: 1000, smallBlind: 5, bigBlind: 10 } }), "tournament");
+    const created = await ok(cluster.api(ids[0]!, "POST", "/api/tournaments", { token: creator, body: { kind: "round-robin", division: DIVISION, matchesPerPair: MATCHES_PER_PAIR, handsPerMatch: HANDS, buyIn: BUY_IN, smallBlind: 5, bigBlind: 10 } }), "tournament");
     const id = created.tournamentId as string;
     for (const bot of bots) await ok(cluster.api(ids[0]!, "POST", `/api/tournaments/${id}/entries`, { token: bot.token, body: { botId: bot.botId } }), "entry");
 
@@ -76,7 +79,7 @@ async function run(nodes: number) {
     const audit = await cluster.audit();
     const nodeCpu = ids.map((node) => `${node} ${((cpu.get(node)! / wallMs) * 100).toFixed(0)} %`).join(", ");
     const machineBusy = ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100;
-    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const s = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(1)} s`);
     console.log(`\nbench:round-robin — ${nodes} node(s), ${BOTS} built-in bots (${BOTS} developers), ${DIVISION} division, ${finished.matches.length} matches (${(BOTS * (BOTS - 1)) / 2} pairs × ${MATCHES_PER_PAIR}) of ${HANDS} hands in ${rounds.length} rounds`);
     console.log(`  wall time ${s(wallMs)} (start → standings frozen); ${hands} hands = ${(hands / (wallMs / 1000)).toFixed(0)} hands/s; ${matches.length} match records`);
     console.log(

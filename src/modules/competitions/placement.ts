@@ -40,8 +40,14 @@ export class CompetitionPlacement {
     this.subscription = undefined;
   }
 
-  nodesFor(count: number): Promise<string[]> {
-    return leastLoadedNodes(this.db, this.cluster, count);
+  /**
+   * The node for each of `count` matches. A round's matches usually start on idle nodes (equal
+   * loads), where the ladder's tie-break would give the same nodes the extra matches every round:
+   * the first `skip` picks (the round number) are dropped, so the extra ones rotate over the nodes.
+   */
+  async nodesFor(count: number, skip = 0): Promise<string[]> {
+    const picks = await leastLoadedNodes(this.db, this.cluster, count + skip);
+    return picks.slice(picks.length - count);
   }
 
   /** The match's table made on `node` (here directly, elsewhere by asking it): its id. */

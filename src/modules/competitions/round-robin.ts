@@ -130,7 +130,7 @@ export class RoundRobins {
       (await queryRows<{ bot_id: string; developer_id: string }>(this.db, sql`select bot_id, developer_id from tournament_entries where tournament_id = ${tournamentId}`)).map((e) => [e.bot_id, e.developer_id]),
     );
     const toOpen = (await this.matchesOf(tournamentId, round)).filter((m) => m.status === "scheduled");
-    const nodes = (await this.placement?.nodesFor(toOpen.length)) ?? [];
+    const nodes = (await this.placement?.nodesFor(toOpen.length, round)) ?? [];
     for (const [i, match] of toOpen.entries()) {
       const config: TableConfig = {
         buyIn: settings.buyIn,
