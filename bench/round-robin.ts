@@ -17,7 +17,9 @@ const HANDS = Number(process.env.BENCH_RR_HANDS ?? 200);
 const DIVISION = process.env.BENCH_RR_DIVISION ?? "open";
 // Deep stacks (10,000 big blinds): a match plays its 200 hands instead of ending at the first bust.
 const BUY_IN = Number(process.env.BENCH_RR_BUY_IN ?? 100_000);
-const STRATEGIES = ["random", "caller", "tight", "raiser"];
+// Bots that shove (random) or re-raise each other without end (raiser against raiser) end most
+// matches at a bust in a few hands; callers and tight bots play the 200 hands (BENCH_RR_STRATEGIES to mix others in).
+const STRATEGIES = (process.env.BENCH_RR_STRATEGIES ?? "caller,tight").split(",");
 const ENV = { ...CHEAP_PASSWORDS, FAUCET_AMOUNT: "100000000", COMPETITIONS_TICK_MS: "50" };
 
 async function ok(result: Promise<{ status: number; body: any }>, what: string, status = 201): Promise<any> {
@@ -80,7 +82,7 @@ async function run(nodes: number) {
     const nodeCpu = ids.map((node) => `${node} ${((cpu.get(node)! / wallMs) * 100).toFixed(0)} %`).join(", ");
     const machineBusy = ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100;
     const s = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(1)} s`);
-    console.log(`\nbench:round-robin — ${nodes} node(s), ${BOTS} built-in bots (${BOTS} developers), ${DIVISION} division, ${finished.matches.length} matches (${(BOTS * (BOTS - 1)) / 2} pairs × ${MATCHES_PER_PAIR}) of ${HANDS} hands in ${rounds.length} rounds`);
+    console.log(`\nbench:round-robin — ${nodes} node(s), ${BOTS} built-in bots (${STRATEGIES.join("/")}, ${BOTS} developers), ${DIVISION} division, ${finished.matches.length} matches (${(BOTS * (BOTS - 1)) / 2} pairs × ${MATCHES_PER_PAIR}) of ${HANDS} hands in ${rounds.length} rounds`);
     console.log(`  wall time ${s(wallMs)} (start → standings frozen); ${hands} hands = ${(hands / (wallMs / 1000)).toFixed(0)} hands/s; ${matches.length} match records`);
     console.log(
       `  where the time goes: rounds ${s(sum(roundMs))} of play (a round lasts ${s(sum(roundMs) / rounds.length)} on average, its matches ${s(sum(meanMatchMs) / rounds.length)}: ${s(straggling)} waiting for each round's slowest match), ` +

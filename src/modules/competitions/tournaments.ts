@@ -273,7 +273,16 @@ export class Tournaments {
 
   private async viewOf(row: TournamentRow): Promise<TournamentView> {
     const entries = await this.entriesOf(row.id);
-    if (row.kind === "round-robin") return this.roundRobinView(row, entries);
+    const common = {
+      tournamentId: row.id,
+      kind: row.kind,
+      status: row.status,
+      createdBy: row.createdBy,
+      createdAt: row.createdAt.toISOString(),
+      buyIn: (row.settings as { buyIn: number }).buyIn,
+      entries: entries.map((e) => ({ botId: e.botId, enteredAt: e.enteredAt.toISOString() })),
+    };
+    if (row.kind === "round-robin") return { ...common, ...(await this.roundRobinParts(row)) };
     const settings = row.settings as unknown as SitAndGoSettings;
     const results = row.results as { matchId: string; places: Place[] } | null;
     let matchId = results?.matchId ?? null;
@@ -282,34 +291,21 @@ export class Tournaments {
       matchId = running?.id ?? null;
     }
     return {
-      tournamentId: row.id,
-      kind: row.kind,
-      status: row.status,
-      createdBy: row.createdBy,
-      createdAt: row.createdAt.toISOString(),
+      ...common,
       seats: settings.seats,
-      buyIn: settings.buyIn,
       blindLevels: settings.blindLevels,
       handCap: settings.handCap,
       tableId: row.tableId,
-      entries: entries.map((e) => ({ botId: e.botId, enteredAt: e.enteredAt.toISOString() })),
       matchId,
       places: results?.places ?? [],
     };
   }
 
   /** A round robin: its schedule, and its crosstable and standings (live while it runs, frozen once finished). */
-  private async roundRobinView(row: TournamentRow, entries: Array<typeof tournamentEntries.$inferSelect>): Promise<TournamentView> {
+  private async roundRobinParts(row: TournamentRow): Promise<Partial<TournamentView>> {
     const settings = row.settings as unknown as RoundRobinSettings;
     const results = row.status === "finished" ? (row.results as RoundRobinResults) : row.status === "running" ? await this.roundRobins.resultsOf(row) : { crosstable: [], standings: [] };
     return {
-      tournamentId: row.id,
-      kind: row.kind,
-      status: row.status,
-      createdBy: row.createdBy,
-      createdAt: row.createdAt.toISOString(),
-      buyIn: settings.buyIn,
-      entries: entries.map((e) => ({ botId: e.botId, enteredAt: e.enteredAt.toISOString() })),
       matchesPerPair: settings.matchesPerPair,
       handsPerMatch: settings.handsPerMatch,
       smallBlind: settings.smallBlind,
