@@ -198,6 +198,39 @@ describe("round robin", () => {
     await expectMoney(players, finished);
   });
 
+  test("startsAt: the competitions role's holder starts it by itself; entries and withdrawals before, none after; bad input refused", async () => {
+    const creator = await registerWithCredits(server, "starts-at");
+    const bad = [
+      { kind: "round-robin", ...SETTINGS, smallBlind: 20 },
+      { kind: "round-robin", ...SETTINGS, bigBlind: 1000 },
+      { kind: "round-robin", ...SETTINGS, division: "closed" },
+      { kind: "round-robin", ...SETTINGS, matchesPerPair: 0 },
+      { kind: "round-robin", ...SETTINGS, startsAt: "tomorrow" },
+    ];
+    for (const body of bad) expect({ body, status: (await server.api("POST", "/api/tournaments", { token: creator.token, body })).status }).toEqual({ body, status: 400 });
+    const startsAt = new Date(Date.now() + 1_500).toISOString();
+    const created = (await server.api("POST", "/api/tournaments", { token: creator.token, body: { kind: "round-robin", ...SETTINGS, matchesPerPair: 1, handsPerMatch: 5, startsAt } })).body;
+    expect(created.startsAt).toBe(startsAt);
+    const players = await Promise.all(
+      ["caller", "tight", "caller"].map(async (strategy, i) => {
+        const dev = await registerWithCredits(server, `starts${i}`);
+        return { ...dev, botId: (await createBot(server, dev.token, `sa-${i}`, strategy)).botId };
+      }),
+    );
+    for (const p of players) expect((await server.api("POST", `/api/tournaments/${created.tournamentId}/entries`, { token: p.token, body: { botId: p.botId } })).status).toBe(201);
+    expect((await server.api("DELETE", `/api/tournaments/${created.tournamentId}/entries/${players[2].botId}`, { token: players[2].token })).body.cashout).toBe(0);
+    const done = await until(async () => {
+      const read = (await server.api("GET", `/api/tournaments/${created.tournamentId}`)).body;
+      return read.status === "finished" ? read : null;
+    }, 60_000, "the startsAt round robin to start by itself and finish");
+    expect(done.entries.length).toBe(2);
+    expect(done.matches.length).toBe(1);
+    const late = await server.api("POST", `/api/tournaments/${created.tournamentId}/entries`, { token: players[2].token, body: { botId: players[2].botId } });
+    expect(late.body.error.code).toBe("TOURNAMENT_NOT_REGISTERING");
+    const [role] = await queryRows<{ role: string }>(server.database.db, sql`select role from cluster_roles where role = 'competitions-director'`);
+    expect(role.role).toBe("competitions-director");
+  });
+
   test("a bot whose owner cannot pay at its match's start forfeits that match; the other bot's buy-in comes back", async () => {
     const creator = await registerWithCredits(server, "forfeit-creator");
     const created = await server.api("POST", "/api/tournaments", { token: creator.token, body: { kind: "round-robin", ...SETTINGS, matchesPerPair: 1 } });

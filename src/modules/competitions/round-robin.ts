@@ -131,7 +131,8 @@ export class RoundRobins {
     );
     const toOpen = (await this.matchesOf(tournamentId, round)).filter((m) => m.status === "scheduled");
     const nodes = (await this.placement?.nodesFor(toOpen.length, round)) ?? [];
-    for (const [i, match] of toOpen.entries()) {
+    // The round's matches are opened together (each its own bots and owners): they start within milliseconds of each other.
+    const open = async (match: MatchRow, node: string | undefined) => {
       const config: TableConfig = {
         buyIn: settings.buyIn,
         smallBlind: settings.smallBlind,
@@ -142,7 +143,7 @@ export class RoundRobins {
         tournamentId,
         ...(hosted ? { duplicate: true, dealRound: { tournamentId, round } } : {}),
       };
-      const tableId = nodes[i] && this.placement ? await this.placement.openAt(nodes[i], row.createdBy, config) : await this.tables.createCompetitionTable(row.createdBy, config);
+      const tableId = node && this.placement ? await this.placement.openAt(node, row.createdBy, config) : await this.tables.createCompetitionTable(row.createdBy, config);
       const key = and(eq(tournamentMatches.tournamentId, tournamentId), eq(tournamentMatches.round, round), eq(tournamentMatches.botA, match.botA));
       await this.db.update(tournamentMatches).set({ tableId, status: "playing" }).where(key);
       for (const botId of [match.botA, match.botB]) {
@@ -152,7 +153,8 @@ export class RoundRobins {
         this.log(`round robin ${tournamentId}: ${botId} forfeits its round-${round} match (it could not be seated)`);
         break;
       }
-    }
+    };
+    await Promise.all(toOpen.map((match, i) => open(match, nodes[i])));
   }
 
   /**
