@@ -93,7 +93,7 @@ describe("hand codec", () => {
     const botAt = (seat: number) => `bot_sng_${seat}`;
     let stacks = [1000, 1000, 1000, 1000];
     let button: number | null = null;
-    const hands = [];
+    const hands: ReturnType<typeof storedHandOf>[] = [];
     // Callers to the end: the blinds alone push the stacks down, level by level, until one holds every chip.
     for (let number = 1; seatsInPlay(stacks).length >= 2 && number < 500; number++) {
       button = nextButton(stacks, button);

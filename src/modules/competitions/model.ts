@@ -88,7 +88,7 @@ export const CreateTournamentBody = t.Union([SitAndGoBody, RoundRobinBody], { ti
 const TournamentStatus = oneOf(["registering", "running", "finished", "cancelled"] as const);
 const TournamentKind = oneOf(["sit-and-go", "round-robin"] as const);
 
-const Interval = t.Union([t.Tuple([t.Number(), t.Number()]), t.Null()], { description: "95 % interval of the per-match bb/100 (null under two played matches)" });
+const Interval = t.Union([t.Array(t.Number(), { minItems: 2, maxItems: 2 }), t.Null()], { description: "95 % interval of the per-match bb/100 (null under two played matches)" });
 
 export const Tournament = t.Object(
   {
