@@ -208,6 +208,15 @@ describe("round robin", () => {
       { kind: "round-robin", ...SETTINGS, startsAt: "tomorrow" },
     ];
     for (const body of bad) expect({ body, status: (await server.api("POST", "/api/tournaments", { token: creator.token, body })).status }).toEqual({ body, status: 400 });
+    // The hosted division takes only bots the service runs.
+    const hostedOnly = (await server.api("POST", "/api/tournaments", { token: creator.token, body: { kind: "round-robin", division: "hosted", ...SETTINGS } })).body;
+    const remote = (await createBot(server, creator.token, "remote-one")).botId;
+    const refused = await server.api("POST", `/api/tournaments/${hostedOnly.tournamentId}/entries`, { token: creator.token, body: { botId: remote } });
+    expect(refused.body.error.code).toBe("REMOTE_BOT_AT_DUPLICATE_TABLE");
+    expect((await server.api("GET", `/api/tournaments/${hostedOnly.tournamentId}`)).body.entries).toEqual([]);
+    // Fewer than 2 entries: not started.
+    expect((await server.api("POST", `/api/tournaments/${hostedOnly.tournamentId}/start`, { token: creator.token })).body.error.code).toBe("TOURNAMENT_NOT_REGISTERING");
+    expect((await server.api("DELETE", `/api/tournaments/${hostedOnly.tournamentId}`, { token: creator.token })).body).toMatchObject({ status: "cancelled", refunds: [] });
     const startsAt = new Date(Date.now() + 1_500).toISOString();
     const created = (await server.api("POST", "/api/tournaments", { token: creator.token, body: { kind: "round-robin", ...SETTINGS, matchesPerPair: 1, handsPerMatch: 5, startsAt } })).body;
     expect(created.startsAt).toBe(startsAt);

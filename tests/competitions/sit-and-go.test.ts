@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const STRATEGIES = ["caller", "raiser", "tight", "random"];
+// Bots that never shove (callers, and tight bots that raise to 3 big blinds): a freezeout lasts long enough for its blinds to rise.
+const STRATEGIES = ["caller", "tight"];
 const balanceOf = async (token: string) => (await server.api("GET", "/api/me/balance", { token })).body.balance as number;
 const ledgerAt = (developerId: string, tableId: string) =>
   queryRows<{ type: string; amount: number }>(server.database.db, sql`select type, amount::int as amount from transactions where developer_id = ${developerId} and table_id = ${tableId} order by seq`);
@@ -116,7 +117,7 @@ async function expectMoneyExact(run: Awaited<ReturnType<typeof playSitAndGo>>, b
 
 describe("sit-and-go", () => {
   test("4 bots: a freezeout with rising blinds, places, the winner's cashout all chips, the audit exact", async () => {
-    const levels = [{ hands: 5, smallBlind: 10, bigBlind: 20 }, { hands: 5, smallBlind: 25, bigBlind: 50 }, { hands: 5, smallBlind: 50, bigBlind: 100 }, { hands: 1, smallBlind: 150, bigBlind: 300 }];
+    const levels = [{ hands: 2, smallBlind: 10, bigBlind: 20 }, { hands: 3, smallBlind: 25, bigBlind: 50 }, { hands: 5, smallBlind: 50, bigBlind: 100 }, { hands: 1, smallBlind: 150, bigBlind: 300 }];
     const run = await playSitAndGo(4, 500, levels);
     expectFreezeout(run, 4, 500, levels);
     await expectMoneyExact(run, 500);
