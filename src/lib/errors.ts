@@ -45,7 +45,8 @@ export type ErrorCode =
   | "TOURNAMENT_NOT_REGISTERING"
   | "TOURNAMENT_FULL"
   | "DEVELOPER_ALREADY_ENTERED"
-  | "BOT_NOT_ENTERED";
+  | "BOT_NOT_ENTERED"
+  | "TOO_MANY_OPEN_TOURNAMENTS";
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: unknown };

@@ -180,6 +180,11 @@ describe("sit-and-go", () => {
     expect((await server.api("DELETE", `/api/tournaments/${id}`, { token: creator.token })).body.error.code).toBe("TOURNAMENT_NOT_REGISTERING");
     expect(await balanceOf(a.token)).toBe(a.start);
 
+    // At most 10 open tournaments a developer.
+    const flooder = await registerWithCredits(server, "flooder");
+    for (let i = 0; i < 10; i++) expect((await server.api("POST", "/api/tournaments", { token: flooder.token, body: { kind: "sit-and-go", seats: 2, buyIn: 100 } })).status).toBe(201);
+    const eleventh = await server.api("POST", "/api/tournaments", { token: flooder.token, body: { kind: "sit-and-go", seats: 2, buyIn: 100 } });
+    expect(eleventh.body.error).toMatchObject({ code: "TOO_MANY_OPEN_TOURNAMENTS", details: { limit: 10 } });
     // Listing by status and kind.
     const cancelledList = (await server.api("GET", "/api/tournaments?status=cancelled&kind=sit-and-go")).body.map((t: any) => t.tournamentId);
     expect(cancelledList).toContain(id);

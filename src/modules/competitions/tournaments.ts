@@ -77,6 +77,9 @@ export interface TournamentView {
 
 type TournamentRow = typeof tournaments.$inferSelect;
 
+/** Registering or running tournaments one developer may have created. */
+export const MAX_OPEN_TOURNAMENTS_PER_DEVELOPER = 10;
+
 export class Tournaments {
   constructor(
     private readonly db: Db,
@@ -88,6 +91,11 @@ export class Tournaments {
   ) {}
 
   async create(developerId: string, input: SitAndGoInput | RoundRobinInput): Promise<TournamentView> {
+    // A sit-and-go holds a table in a node's memory while it registers: a flood of them is refused.
+    const [{ open }] = await queryRows<{ open: number }>(this.db, sql`select count(*)::int as open from tournaments where created_by = ${developerId} and status in ('registering', 'running')`);
+    if (open >= MAX_OPEN_TOURNAMENTS_PER_DEVELOPER) {
+      throw errors.conflict("TOO_MANY_OPEN_TOURNAMENTS", `A developer may have at most ${MAX_OPEN_TOURNAMENTS_PER_DEVELOPER} registering or running tournaments`, { limit: MAX_OPEN_TOURNAMENTS_PER_DEVELOPER });
+    }
     return input.kind === "sit-and-go" ? this.createSitAndGo(developerId, input) : this.createRoundRobin(developerId, input);
   }
 
