@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { main } from "../../src/cli/index";
 import { ROOT } from "../support/process";
 import { until } from "../support/nodes";
+import { fixtureSource, uploadOverHttp } from "../hosted/duplicate-support";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(180_000);
@@ -238,6 +239,32 @@ describe("round robin", () => {
     expect(late.body.error.code).toBe("TOURNAMENT_NOT_REGISTERING");
     const [role] = await queryRows<{ role: string }>(server.database.db, sql`select role from cluster_roles where role = 'competitions-director'`);
     expect(role.role).toBe("competitions-director");
+  });
+
+  test("hosted division with uploaded bots: other developers' hosted bots sit at the duplicate pairs, each copy playing its pinned version", async () => {
+    const creator = await registerWithCredits(server, "hosted-creator");
+    const created = (await server.api("POST", "/api/tournaments", { token: creator.token, body: { kind: "round-robin", division: "hosted", ...SETTINGS, matchesPerPair: 1, handsPerMatch: 10 } })).body;
+    const source = await fixtureSource("calling-station");
+    const players = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const dev = await registerWithCredits(server, `uploader${i}`);
+        const botId = (await createBot(server, dev.token, `station-${i}`)).botId;
+        expect(await uploadOverHttp(server.url, dev.token, botId, source)).toBe(1);
+        return { ...dev, botId };
+      }),
+    );
+    for (const p of players) expect((await server.api("POST", `/api/tournaments/${created.tournamentId}/entries`, { token: p.token, body: { botId: p.botId } })).status).toBe(201);
+    expect((await server.api("POST", `/api/tournaments/${created.tournamentId}/start`, { token: creator.token })).status).toBe(200);
+    const done = await until(async () => {
+      const read = (await server.api("GET", `/api/tournaments/${created.tournamentId}`)).body;
+      return read.status === "finished" ? read : null;
+    }, 90_000, "the hosted round robin of uploaded bots to finish");
+    expect(done.matches.length).toBe(3);
+    expect(done.matches.every((m: any) => m.status === "played" && m.twinMatchId !== null)).toBe(true);
+    const ids = done.matches.flatMap((m: any) => [m.matchId, m.twinMatchId]);
+    const pinned = await queryRows<{ n: number }>(server.database.db, sql`select count(*)::int as n from match_players where match_id = any(${sql.param(ids)}::text[]) and code_version = 1`);
+    expect(pinned[0].n).toBe(12);
+    await expectAuditClean();
   });
 
   test("a bot whose owner cannot pay at its match's start forfeits that match; the other bot's buy-in comes back", async () => {
