@@ -2,9 +2,10 @@
 import { createHash, createHmac } from "node:crypto";
 const [server, matchId, token] = process.argv.slice(2);
 const get = async (path) => (await fetch(`${server}/api/matches/${matchId}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })).json();
-const { deckSecret, deckCommitment, algorithm, handsPlayed, voidedHands = [], twinMatchId } = await get("/fairness");
+const { deckSecret, deckCommitment, algorithm, handsPlayed, voidedHands = [], twinMatchId, round } = await get("/fairness");
 const dealOf = (hand) => (algorithm.endsWith("-duplicate") ? Math.ceil(hand / 2) : hand); // a one-match duplicate (before the two copies) dealt each deck twice
-if (twinMatchId && (await (await fetch(`${server}/api/matches/${twinMatchId}/fairness`)).json()).deckCommitment !== deckCommitment) throw new Error("the other copy committed to another secret");
+for (const id of [twinMatchId, ...(round?.matchIds ?? [])].filter(Boolean)) // the other copy of a duplicate pair, every match of a hosted round: one secret
+  if ((await (await fetch(`${server}/api/matches/${id}/fairness`)).json()).deckCommitment !== deckCommitment) throw new Error(`match ${id} (the other copy, or of the round) committed to another secret`);
 const key = Buffer.from(deckSecret, "hex"); // the token adds your own bots' hidden cards; the commitment is the secret's SHA-256:
 if (createHash("sha256").update(key).digest("hex") !== deckCommitment) throw new Error("the secret does not match the commitment");
 const names = [..."23456789TJQKA"].flatMap((rank) => [..."cdhs"].map((suit) => rank + suit)); // card id = rank * 4 + suit

@@ -54,6 +54,12 @@ import { Tables } from "./modules/tables/service";
 import { Ladder } from "./modules/ladder/service";
 import { Matchmaker } from "./modules/ladder/matchmaker";
 import { ladderModule } from "./modules/ladder";
+import { competitionsModule } from "./modules/competitions";
+import { Challenges } from "./modules/competitions/challenges";
+import { Tournaments } from "./modules/competitions/tournaments";
+import { RoundRobins } from "./modules/competitions/round-robin";
+import { CompetitionsDirector } from "./modules/competitions/director";
+import { CompetitionPlacement } from "./modules/competitions/placement";
 import { BotPresence, connectionsOf } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
@@ -114,6 +120,11 @@ export interface Services {
   botRelay: BotRelay;
   tableRelay: TableRelay;
   ladder: Ladder;
+  /** Challenges between developers' bots (competitions/). */
+  challenges: Challenges;
+  tournaments: Tournaments;
+  /** Starts due round robins and moves running ones along while this node holds the competitions role (started by server.ts). */
+  competitions: CompetitionsDirector;
   /** Pairs the ladder's entries while this node holds the cluster's matchmaker role (started by server.ts). */
   matchmaker: Matchmaker;
   presence: BotPresence;
@@ -221,6 +232,8 @@ export function createServices(deps: AppDeps): Services {
   const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
   host.relay = tableRelay;
   spectators.remote = tableRelay;
+  const competitionPlacement = new CompetitionPlacement(db, cluster, tables, log);
+  const roundRobins = new RoundRobins(db, clock, tables, deckSeal, log, competitionPlacement);
   return {
     clock,
     sandbox,
@@ -238,6 +251,9 @@ export function createServices(deps: AppDeps): Services {
     tables,
     ladder,
     matchmaker,
+    challenges: new Challenges(db, clock, bots, tables),
+    tournaments: new Tournaments(db, clock, bots, tables, roundRobins, config.handStorage.archiveDir),
+    competitions: new CompetitionsDirector({ db, clock, roundRobins, placement: competitionPlacement, hostId: config.hostId, tickMs: config.competitionsTickMs, log, leaseStanding: deps.leaseStanding }),
     presence,
     matches: new Matches(db, config.handStorage.archiveDir),
     stats,
@@ -328,6 +344,7 @@ export function createApp(deps: AppDeps) {
         maxWaitMs: deps.config.mcp.maxWaitMs,
       }),
     )
+    .use(competitionsModule(services.challenges, services.tournaments, auth, services.idempotency))
     .use(
       webModule({
         ...services,

@@ -68,6 +68,8 @@ export interface Config {
   /** Per-developer caps. */
   maxBotsPerDeveloper: number;
   maxOpenTablesPerDeveloper: number;
+  /** How often the competitions role's holder starts due round robins and advances running ones (COMPETITIONS_TICK_MS). */
+  competitionsTickMs: number;
   /** Hosted bots (docs/HOSTED.md, "Limits"): every sandbox worker's memory together, per node (SANDBOX_MEMORY_MIB). */
   sandboxMemoryMiB: number;
   /** Seats a developer's hosted bots may hold at once, across the cluster (MAX_HOSTED_SEATS_PER_DEVELOPER). */
@@ -214,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     waitingTableTtlMs: integerFrom(env, "WAITING_TABLE_TTL_MS", 3_600_000, 100),
     maxBotsPerDeveloper: integerFrom(env, "MAX_BOTS_PER_DEVELOPER", 200, 1),
     maxOpenTablesPerDeveloper: integerFrom(env, "MAX_OPEN_TABLES_PER_DEVELOPER", 50, 1),
+    competitionsTickMs: integerFrom(env, "COMPETITIONS_TICK_MS", 250, 10),
     sandboxMemoryMiB: integerFrom(env, "SANDBOX_MEMORY_MIB", defaultSandboxMemoryMiB(), 256),
     maxHostedSeatsPerDeveloper: integerFrom(env, "MAX_HOSTED_SEATS_PER_DEVELOPER", 16, 1),
     hostedUploadsPerMinute: integerFrom(env, "HOSTED_UPLOADS_PER_MINUTE", 6, 1),

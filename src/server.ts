@@ -90,6 +90,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   }
   lease.start();
   app.services.matchmaker.start();
+  app.services.competitions.start();
   app.services.ratingsApplier.start();
   app.services.handMaintenance.start();
   app.services.host.startExpiry(config.waitingTableTtlMs);
@@ -124,6 +125,7 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
         await step("the matchmaker", () => app.services.matchmaker.stop());
         // Unused ACPC ports stop listening (a connected player's socket closes with the gateway's).
         app.services.acpcPorts.closeAll();
+        await step("the competitions director", () => app.services.competitions.stop());
         // Stop accepting; in-flight requests finish. Matches stop at a hand boundary and sockets close.
         const drained = app.stop(false).then(() => true);
         // Matches stop at their next hand boundary, resumable; giving the lease up lets peers take them at once.

@@ -19,6 +19,7 @@ import { ratings } from "./commands/ratings";
 import { evaluate } from "./commands/eval";
 import { hands, leaderboard, matches, stats, transactions } from "./commands/records";
 import { ladderEnter, ladderLeave, ladderStandings, ladderStatus } from "./commands/ladder";
+import { challenge, tournamentsCreate, tournamentsEnter, tournamentsShow, tournamentsStart, tournamentsWithdraw } from "./commands/competitions";
 
 export type { CliIO } from "./command";
 
@@ -27,9 +28,10 @@ export type { CliIO } from "./command";
 const GROUPS: Record<string, { summary: string; commands: Command[] }> = {
   bots: { summary: "create, list, rotate the keys of and retire your bots; upload a file for the service to play (hosted), read its logs, turn hosting off", commands: [botsCreate, botsList, botsRotate, botsRetire, botsUpload, botsUnhost, botsLogs] },
   tables: { summary: "create and delete tables, seat and unseat bots", commands: [tablesCreate, tablesJoin, tablesLeave, tablesList, tablesShow, tablesDelete] },
+  tournaments: { summary: "sit-and-go freezeouts and round robins: create, enter, withdraw, start, show", commands: [tournamentsCreate, tournamentsEnter, tournamentsWithdraw, tournamentsStart, tournamentsShow] },
   ladder: { summary: "the rated ladder: enter your bot and leave it running, see why an entry is paused, the standings", commands: [ladderEnter, ladderLeave, ladderStatus, ladderStandings] },
 };
-const TOP: Command[] = [register, login, whoami, faucet, balance, transactions, watch, matches, hands, stats, leaderboard, ratings, verify, play, evaluate];
+const TOP: Command[] = [register, login, whoami, faucet, balance, transactions, watch, matches, hands, stats, leaderboard, ratings, verify, challenge, play, evaluate];
 
 function mainHelp(): string {
   const rows: Array<[string, string]> = [

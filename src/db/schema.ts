@@ -452,3 +452,4 @@ export const clusterRoles = pgTable("cluster_roles", {
 
 export * from "./schema-hosted";
 export * from "./schema-web";
+export * from "./schema-competitions";

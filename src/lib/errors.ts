@@ -36,7 +36,17 @@ export type ErrorCode =
   | "SERVICE_BUSY"
   | "DATABASE_UNAVAILABLE"
   | "REQUEST_TIMEOUT"
-  | "INTERNAL";
+  | "INTERNAL"
+  | "COMPETITION_TABLE"
+  | "NOT_OPEN_TO_CHALLENGES"
+  | "CHALLENGE_BUY_IN_TOO_HIGH"
+  | "HOUSE_TAKES_NO_CHALLENGES"
+  | "OPPONENT_CANNOT_PLAY"
+  | "TOURNAMENT_NOT_REGISTERING"
+  | "TOURNAMENT_FULL"
+  | "DEVELOPER_ALREADY_ENTERED"
+  | "BOT_NOT_ENTERED"
+  | "TOO_MANY_OPEN_TOURNAMENTS";
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: unknown };

@@ -1,6 +1,6 @@
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
-export type IdPrefix = "dev" | "bot" | "tbl" | "m" | "tx" | "seat" | "req";
+export type IdPrefix = "dev" | "bot" | "tbl" | "m" | "tx" | "seat" | "req" | "trn";
 
 let lastTime = -1;
 const lastRandom = new Uint8Array(16);

@@ -28,6 +28,7 @@ import { applyActionInPlace, legalActions, startHand } from "./hand.ts";
 import type { HandConfig, HandState, PlayerAction } from "./hand-types.ts";
 import { storedHandOf, type StoredHand } from "./hand-record.ts";
 import { cardsDealtAtMost } from "./start-validation.ts";
+import { blindsAt, type BlindLevel } from "./blind-levels.ts";
 
 export const HAND_CODEC_VERSION = 1;
 /** flags: every hand carries its dealt cards (no deck secret to derive them from). */
@@ -41,10 +42,14 @@ const RAISE_BY = 0x04; // raise to the minimum + varint
 const START = 0xf0;
 const LEAVE = 0xf1;
 
-/** What a match says of all its hands: the blinds, and whether each hand carries its cards. */
+/**
+ * What a match says of all its hands: the blinds (with `blindLevels`, hand n's are the schedule's
+ * at n: blind-levels.ts; the bytes are version 1's either way), and whether each hand carries its cards.
+ */
 export interface ChunkFormat {
   smallBlind: number;
   bigBlind: number;
+  blindLevels?: BlindLevel[];
   explicitCards: boolean;
 }
 
@@ -52,6 +57,8 @@ export interface ChunkFormat {
 export interface DecodeContext {
   smallBlind: number;
   bigBlind: number;
+  /** Rising blinds: hand n is decoded at the schedule's blinds for n (blind-levels.ts `blindsAt`). */
+  blindLevels?: BlindLevel[];
   botAt(seat: number): string;
   /** The deck of a hand (its first `cardsNeeded` cards are dealt); unused for a chunk with EXPLICIT_CARDS. */
   deckOf(handNumber: number, cardsNeeded: number): Card[];
@@ -162,7 +169,8 @@ export class ChunkWriter {
 
 function encodeHand(out: ByteWriter, hand: StoredHand, format: ChunkFormat, prediction: Prediction | null): void {
   const n = hand.players.length;
-  if (!isStandardConfig(hand.config, n, format.smallBlind, format.bigBlind) || hand.smallBlind !== format.smallBlind || hand.bigBlind !== format.bigBlind) {
+  const { smallBlind, bigBlind } = blindsAt(format, hand.handNumber);
+  if (!isStandardConfig(hand.config, n, smallBlind, bigBlind) || hand.smallBlind !== smallBlind || hand.bigBlind !== bigBlind) {
     throw new NotEncodable(`hand ${hand.handNumber} was played at other blinds or rules than its match's`);
   }
   encodeStart(out, hand, prediction);
@@ -327,7 +335,7 @@ export function decodeChunk(bytes: Uint8Array, first: number, last: number, cont
       const board = Array.from({ length: reader.byte() }, () => reader.byte());
       deck = deckOfCards(n, seats.findIndex((s) => s.seat === button), holes, board);
     } else deck = context.deckOf(handNumber, cardsDealtAtMost(n));
-    const state = startHand({ seats: seats.map((s) => ({ seatIndex: s.seat, stack: s.stack })), buttonSeatIndex: button, smallBlind: context.smallBlind, bigBlind: context.bigBlind, deck });
+    const state = startHand({ seats: seats.map((s) => ({ seatIndex: s.seat, stack: s.stack })), buttonSeatIndex: button, ...blindsAt(context, handNumber), deck });
     while (!state.finished) {
       const applied = applyActionInPlace(state, decisionOf(reader.byte(), reader, state));
       if (!applied.ok) throw new Error(`hand chunk: hand ${handNumber}: ${applied.reason}`);

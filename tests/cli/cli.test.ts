@@ -64,6 +64,7 @@ describe("help", () => {
     "bots create", "bots list", "bots rotate-key", "bots retire",
     "tables create", "tables join", "tables leave", "tables list", "tables show", "tables delete",
     "ladder enter", "ladder leave", "ladder status", "ladder standings",
+    "tournaments create", "tournaments enter", "tournaments withdraw", "tournaments start", "tournaments show", "challenge",
   ];
   test("every command and subcommand answers --help with its usage and options", async () => {
     for (const command of commands) {
@@ -74,7 +75,7 @@ describe("help", () => {
     }
     const top = await cli(["--help"]);
     for (const command of commands) expect(top.stdout).toContain(command);
-    for (const group of ["bots", "tables", "ladder"]) expect((await cli([group, "--help"])).stdout).toContain("Subcommands:");
+    for (const group of ["bots", "tables", "ladder", "tournaments"]) expect((await cli([group, "--help"])).stdout).toContain("Subcommands:");
   });
 
   test("mistakes get a message and a usage, exit 2", async () => {

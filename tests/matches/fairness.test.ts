@@ -108,7 +108,7 @@ describe("provably fair deals: commit at match start, reveal after, anyone re-de
   test("after the match the secret is revealed, hashes to the commitment, and deals every recorded card", async () => {
     const fairness = await server.api("GET", `/api/matches/${matchId}/fairness`);
     expect(fairness.status).toBe(200);
-    expect(fairness.body).toEqual({ matchId, deckCommitment: commitment, deckSecret: expect.stringMatching(/^[0-9a-f]{64}$/), algorithm: "hmac-sha256-fisher-yates-v1", handsPlayed: expect.any(Number), voidedHands: [], twinMatchId: null });
+    expect(fairness.body).toEqual({ matchId, deckCommitment: commitment, deckSecret: expect.stringMatching(/^[0-9a-f]{64}$/), algorithm: "hmac-sha256-fisher-yates-v1", handsPlayed: expect.any(Number), voidedHands: [], twinMatchId: null, round: null });
     expect(createHash("sha256").update(Buffer.from(fairness.body.deckSecret, "hex")).digest("hex")).toBe(commitment);
     // The stored histories (every card) against the derivation, hand by hand.
     const rows = await storedHands(server.testDb.url, matchId);

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const TOOLS = ["get_balance", "claim_faucet", "list_my_bots", "create_bot", "create_table", "join_table", "leave_table", "ladder_enter", "ladder_leave", "hand_history", "wait_for_turn", "act"];
+const TOOLS = ["get_balance", "claim_faucet", "list_my_bots", "create_bot", "create_table", "join_table", "leave_table", "ladder_enter", "ladder_leave", "challenge", "hand_history", "wait_for_turn", "act"];
 
 async function rawPost(headers: Record<string, string>) {
   const response = await fetch(`${server.url}/mcp`, {
@@ -102,6 +102,15 @@ describe("/mcp: the Model Context Protocol for agents", () => {
     expect(await structured("ladder_enter", { botId: bot.botId })).toMatchObject({ botId: bot.botId, format: "heads-up" });
     expect(await structured("ladder_leave", { botId: bot.botId, format: "heads-up" })).toMatchObject({ botId: bot.botId });
     expect((await server.api("GET", "/api/me/ladder", { token: dev.token })).body.filter((e: { status: string }) => e.status !== "left")).toEqual([]);
+    // A challenge: refused while the other developer's bot is not open to them, played once it is (each owner pays).
+    const rival = await registerWithCredits(server, "mcp-rival");
+    const opponent = (await server.api("POST", "/api/bots", { token: rival.token, body: { name: "mcp-challenged", strategy: "caller" } })).body.botId as string;
+    const refused = await callTool(client, "challenge", { botId: bot.botId, opponentBotId: opponent, hands: 5, buyIn: 500 });
+    expect([refused.isError, errorCodeOf(refused)]).toEqual([true, "NOT_OPEN_TO_CHALLENGES"]);
+    expect((await server.api("PUT", `/api/bots/${opponent}/challenges`, { token: rival.token, body: { openToChallenges: true, maxBuyIn: 500 } })).status).toBe(200);
+    const beforeChallenge = (await structured("get_balance", {})).balance;
+    expect(await structured("challenge", { botId: bot.botId, opponentBotId: opponent, hands: 5, buyIn: 500 })).toMatchObject({ botId: bot.botId, opponentBotId: opponent, hands: 5 });
+    expect((await structured("get_balance", {})).balance).toBe(beforeChallenge - 500);
     await client.close();
   });
 

@@ -6,6 +6,9 @@ import { storedHandOf } from "../../src/poker/hand-record.ts";
 import { phhOfHands } from "../../src/modules/match-host/hand-history.ts";
 import { fullDeck } from "@poker-bots/core/cards";
 import { handCorpus, type CorpusMatch } from "./hand-corpus.ts";
+import { blindsAt, type BlindLevel } from "../../src/poker/blind-levels.ts";
+import { nextButton, seatsInPlay, stacksAfterHand } from "../../src/poker/match.ts";
+import { legalActions } from "../../src/poker/hand.ts";
 
 const contextOf = (match: CorpusMatch): DecodeContext => ({
   smallBlind: match.smallBlind,
@@ -82,5 +85,37 @@ describe("hand codec", () => {
     expect(() => writer.append(withAntes)).toThrow(NotEncodable);
     expect(writer.handCount).toBe(0);
     expect(() => new ChunkWriter({ smallBlind: 1, bigBlind: 5, explicitCards: false }).append({ ...withAntes, config: { ...withAntes.config, antes: [0, 0] } })).toThrow(NotEncodable);
+  });
+
+  test("rising blinds (a sit-and-go): each hand is encoded and decoded at its own level; version 1 bytes; a format without the schedule refuses them", () => {
+    const levels: BlindLevel[] = [{ hands: 3, smallBlind: 5, bigBlind: 10 }, { hands: 4, smallBlind: 20, bigBlind: 40 }, { hands: 1, smallBlind: 100, bigBlind: 200 }];
+    const secret = "ab".repeat(32);
+    const botAt = (seat: number) => `bot_sng_${seat}`;
+    let stacks = [1000, 1000, 1000, 1000];
+    let button: number | null = null;
+    const hands: ReturnType<typeof storedHandOf>[] = [];
+    // Callers to the end: the blinds alone push the stacks down, level by level, until one holds every chip.
+    for (let number = 1; seatsInPlay(stacks).length >= 2 && number < 500; number++) {
+      button = nextButton(stacks, button);
+      const inPlay = seatsInPlay(stacks);
+      const state = startHand({ seats: inPlay, buttonSeatIndex: button, ...blindsAt({ smallBlind: 5, bigBlind: 10, blindLevels: levels }, number), deck: fairDeck(secret, number, 2 * inPlay.length + 8) });
+      while (!state.finished) {
+        const legal = legalActions(state)!;
+        applyActionInPlace(state, legal.canCheck ? { type: "check" } : { type: "call" });
+      }
+      stacks = stacksAfterHand(stacks, state.seats, state.result!.stacks);
+      hands.push(storedHandOf(number, state, (p) => botAt(state.seats[p])));
+    }
+    expect(new Set(hands.map((h) => h.bigBlind))).toEqual(new Set([10, 40, 200]));
+    const format = { smallBlind: 5, bigBlind: 10, blindLevels: levels, explicitCards: false };
+    const chunks = encodeChunks(hands, format, 64);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(chunk.bytes[0]).toBe(1);
+    const context: DecodeContext = { smallBlind: 5, bigBlind: 10, blindLevels: levels, botAt, deckOf: (n, cards) => fairDeck(secret, n, cards) };
+    const decoded = chunks.flatMap((chunk) => decodeChunk(chunk.bytes, chunk.first, chunk.last, context));
+    expect(decoded.length).toBe(hands.length);
+    for (let i = 0; i < hands.length; i++) expect(JSON.stringify(decoded[i])).toBe(JSON.stringify(hands[i]));
+    // The same hands at the match's first blinds only: the fourth hand is not encodable there.
+    expect(() => encodeChunks(hands, { smallBlind: 5, bigBlind: 10, explicitCards: false }, 64)).toThrow(NotEncodable);
   });
 });

@@ -15,6 +15,15 @@ export interface FairnessRecord {
   voidedHands?: number[];
   /** A copy of a duplicate match: the other copy's match, committed to the same secret (absent from older servers' records). */
   twinMatchId?: string | null;
+  /** A hosted round robin's match: every match of its round, all committed to this secret (absent from older servers' records). */
+  round?: { tournamentId: string; round: number; matchIds: string[] } | null;
+}
+
+/** Every match of a round committed to the record's secret; null when they did, else what is wrong. */
+export function roundMismatch(record: FairnessRecord, others: FairnessRecord[]): string | null {
+  if (!record.round?.matchIds.includes(record.matchId)) return `the round's matches do not include ${record.matchId}`;
+  const other = others.find((o) => o.deckCommitment !== record.deckCommitment || o.deckSecret !== record.deckSecret);
+  return other ? `match ${other.matchId} of round ${record.round.round} committed to another secret` : null;
 }
 
 /** A duplicate pair's two records commit to one secret and name each other; null when they do, else what is wrong. */
@@ -115,12 +124,17 @@ export const verify: Command = {
     const fairness = await api.request<FairnessRecord>("GET", `${path}/fairness`);
     // A copy of a duplicate match: its twin's record must commit to the same secret (each copy's hands are checked as any match's).
     const twin = fairness.twinMatchId ? await api.request<FairnessRecord>("GET", `/api/matches/${encodeURIComponent(fairness.twinMatchId)}/fairness`) : null;
+    // A hosted round's match: every match of the round must commit to the same secret.
+    const roundMates = fairness.round
+      ? await Promise.all(fairness.round.matchIds.filter((id) => id !== matchId).map((id) => api.request<FairnessRecord>("GET", `/api/matches/${encodeURIComponent(id)}/fairness`)))
+      : [];
     const hands = await allHands(
       async (after) =>
         (await api.request<{ hands: DealtHand[] }>("GET", `${path}/hands?limit=${HANDS_PER_PAGE}&after=${after}`, undefined, { auth: "if-logged-in" })).hands,
     );
     const mismatch =
       (twin && pairMismatch(fairness, twin)) ||
+      (fairness.round && roundMismatch(fairness, roundMates)) ||
       (fairness.handsPlayed !== undefined && fairness.handsPlayed !== hands.length
         ? `the match recorded ${fairness.handsPlayed} hands, the histories hold ${hands.length}`
         : firstMismatch(fairness, hands));
@@ -132,6 +146,7 @@ export const verify: Command = {
     const voided = fairness.voidedHands ?? [];
     ctx.out(`verify ${matchId}: OK — commitment ${fairness.deckCommitment.slice(0, 16)}… matches; ${hands.length} hands, ${cards} cards re-derived (${fairness.algorithm})`);
     if (twin) ctx.out(`  a copy of a duplicate match: the other copy ${twin.matchId} committed to the same secret (verify it too: its hand n is this match's hand-n deck, the seats swapped)`);
+    if (fairness.round) ctx.out(`  round ${fairness.round.round} of ${fairness.round.tournamentId}: all ${fairness.round.matchIds.length} of its matches committed to this same secret, revealed after the round's last match`);
     if (voided.length > 0) {
       ctx.out(`  ${voided.length} voided hand(s) (${describeNumbers(voided)}): dealt perhaps before their host died, never recorded, and no deck dealt twice; their decks:`);
       const duplicate = fairness.algorithm === DUPLICATE_DECK_ALGORITHM;

@@ -19,6 +19,8 @@ export function subjectsFor(cluster: string) {
     anyBotConnected: `${cluster}.bot.*.connected`,
     /** Request/reply to one node: make a ladder table and seat a group there (ladder/placement.ts). */
     ladderPlacement: (hostId: string) => `${cluster}.node.${hostId}.ladder`,
+    /** Request/reply to one node: make a round robin's match table there (competitions/placement.ts). */
+    competitionTable: (hostId: string) => `${cluster}.node.${hostId}.competition`,
     /** Every node every 2 s: who is alive, and how loaded. */
     heartbeat: `${cluster}.nodes.heartbeat`,
   };

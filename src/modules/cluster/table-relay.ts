@@ -6,8 +6,9 @@ import type { ClusterNode } from "./node";
 
 /** A command about one table, executed by the node that hosts it (MatchHost.execute). */
 export type HostCommand =
-  | { op: "join" | "leave"; developerId: string; botId: string }
-  | { op: "close"; developerId: string }
+  // viaCompetition: the command comes from a challenge or a tournament (competitions/), the only way onto their tables.
+  | { op: "join" | "leave"; developerId: string; botId: string; viaCompetition?: boolean }
+  | { op: "close"; developerId: string; viaCompetition?: boolean }
   | { op: "get"; viewerId: string | null };
 
 /** What a table's host does for commands that arrived on other nodes. */

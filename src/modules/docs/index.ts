@@ -97,6 +97,8 @@ export function docsModule() {
             { name: "ratings", description: "Skill ratings with uncertainty (OpenSkill) and win rates with confidence intervals" },
             { name: "ladder", description: "The rated ladder: enter a bot once and it plays rated matches by itself (docs/LADDER.md)" },
             { name: "agents", description: "LLM agents: /mcp, a Model Context Protocol server (Streamable HTTP) with the developer's token (docs/INTEROP.md)" },
+            { name: "challenges", description: "A match of your bot against another developer's bot that is open to challenges: both owners pay their buy-ins; never rated (docs/COMPETITIONS.md)" },
+            { name: "tournaments", description: "Events: sit-and-go freezeouts with rising blinds (docs/COMPETITIONS.md); entries are seats paid by ordinary buy-ins" },
             { name: "hosted", description: "Hosted bots: upload a bot file and the service plays it in a sandbox (docs/HOSTED.md); code and logs are its owner's only" },
           ],
           components: {

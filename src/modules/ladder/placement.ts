@@ -48,6 +48,25 @@ export function chooseNodes(loads: Map<string, number>, count: number, self: str
   return chosen;
 }
 
+/**
+ * The node for each of `count` new tables: the live nodes (lease standing, heard on the bus, or this
+ * one) by their waiting and running tables (a duplicate pair once), least loaded first. Ladder
+ * tables and a round robin's matches (competitions/placement.ts) are spread by it.
+ */
+export async function leastLoadedNodes(db: Db, cluster: ClusterNode, count: number): Promise<string[]> {
+  const self = cluster.hostId;
+  if (count === 0) return [];
+  const reachable = new Set([self, ...cluster.livePeers().map((peer) => peer.hostId)]);
+  if (reachable.size === 1) return Array<string>(count).fill(self);
+  const rows = await queryRows<{ host_id: string; tables: number }>(
+    db,
+    sql`select l.host_id, (select count(*) from tables t where t.status in ('waiting', 'running') and t.host_id = l.host_id and t.copy is distinct from 2)::int as tables
+        from node_leases l where l.expires_at > now()`,
+  );
+  const loads = new Map(rows.filter((row) => reachable.has(row.host_id)).map((row) => [row.host_id, Number(row.tables)]));
+  return chooseNodes(loads, count, self);
+}
+
 export class LadderPlacement {
   private subscription: Subscription | undefined;
 
@@ -76,18 +95,8 @@ export class LadderPlacement {
   }
 
   /** The node for each of `count` new tables. */
-  async nodesFor(count: number): Promise<string[]> {
-    const self = this.cluster.hostId;
-    if (count === 0) return [];
-    const reachable = new Set([self, ...this.cluster.livePeers().map((peer) => peer.hostId)]);
-    if (reachable.size === 1) return Array<string>(count).fill(self);
-    const rows = await queryRows<{ host_id: string; tables: number }>(
-      this.db,
-      sql`select l.host_id, (select count(*) from tables t where t.status in ('waiting', 'running') and t.host_id = l.host_id and t.copy is distinct from 2)::int as tables
-          from node_leases l where l.expires_at > now()`,
-    );
-    const loads = new Map(rows.filter((row) => reachable.has(row.host_id)).map((row) => [row.host_id, Number(row.tables)]));
-    return chooseNodes(loads, count, self);
+  nodesFor(count: number): Promise<string[]> {
+    return leastLoadedNodes(this.db, this.cluster, count);
   }
 
   /** Makes and fills the table on `node`: here directly, elsewhere by asking that node. */

@@ -16,7 +16,7 @@ import { askWithActionClock, type AskBot, type TimeBankPolicy } from "../action-
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
 import { closeWaitingTable, expireEmptyTables, seatBot, unseatBot, type Seating } from "../tables/seating";
 import { closeWaitingPair, seatPair, unseatPair } from "../tables/twin-seating";
-import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
+import { refuseUnlessViaCompetition, shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
 import { builtInRng, dealSource } from "./deals";
 import { HandJournal } from "./journal";
 import { DeckSeal } from "./deck-seal";
@@ -27,6 +27,7 @@ import { assertTwinsTogether, MatchStarts } from "./twins";
 import { isLegacyDuplicate, tablesToResume } from "./resume";
 import type { TableRuntime } from "./runtime";
 import { createTableMachine } from "./table-machine";
+import { roundSecret } from "./round-decks";
 import { openHostedSeats, seatChannels } from "./hosted-seats";
 import { hostedBots } from "../hosted/code-store";
 import type { HostedPlay } from "../hosted/players";
@@ -114,6 +115,7 @@ export class MatchHost {
     this.starts = new MatchStarts({
       clock: deps.clock,
       recordStart: (started) => this.journal.started(...started),
+      sharedSecret: (table) => (table.config.dealRound ? roundSecret(deps.db, this.deckSeal, table.config.dealRound) : Promise.resolve(null)),
       twinOf: (table) => (table.twin ? this.hosted.get(table.twin.tableId)?.table : undefined),
       openHosted: (table, resuming, group) =>
         this.deps.hostedPlay ? openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence(), group) : Promise.resolve(null),
@@ -156,6 +158,7 @@ export class MatchHost {
         refuseIfRetired(bot);
         const entry = await this.entry(tableId);
         const { table } = entry;
+        refuseUnlessViaCompetition(table.config, command.viaCompetition);
         if (!table.twin) return this.serially(entry, () => seatBot(this.seating, table, command.developerId, bot));
         // A duplicate pair seats only bots the service runs: each copy gets contexts of its own.
         const runsHere = bot.strategy !== null || (await hostedBots(this.deps.db, [bot.botId])).has(bot.botId);
@@ -165,12 +168,16 @@ export class MatchHost {
       case "leave": {
         await this.deps.bots.findOwned(command.developerId, command.botId);
         const entry = await this.entry(tableId);
+        refuseUnlessViaCompetition(entry.table.config, command.viaCompetition);
+        // A competition's withdrawal is before the start only (a bot in a running event plays it out).
+        if (command.viaCompetition && entry.table.status !== "waiting") throw errors.conflict("TABLE_NOT_WAITING", `The table is ${entry.table.status}`);
         if (!entry.table.twin) return this.serially(entry, () => unseatBot(this.seating, entry.table, command.developerId, command.botId));
         const pair = this.pairOf(entry);
         return this.serially(pair.queue, () => unseatPair(this.seating, pair.tables, entry.table, command.developerId, command.botId));
       }
       case "close": {
         const entry = await this.entry(tableId, "TABLE_NOT_WAITING");
+        refuseUnlessViaCompetition(entry.table.config, command.viaCompetition);
         if (!entry.table.twin) return this.serially(entry, () => closeWaitingTable(this.seating, entry.table, command.developerId));
         const pair = this.pairOf(entry);
         return this.serially(pair.queue, () => closeWaitingPair(this.seating, pair.tables, entry.table, command.developerId));

@@ -129,8 +129,9 @@ export class HandJournal implements MatchStore {
       writer = undefined;
     }
     if (!writer) {
-      const { smallBlind, bigBlind } = hand.history;
-      writer = new ChunkWriter({ smallBlind, bigBlind, explicitCards: hand.explicitCards });
+      // The match's blinds: its first hand's, or its schedule (a hand dealt at another level is encoded by the schedule).
+      const { smallBlind, bigBlind } = hand.blindLevels ? hand.blindLevels[0] : hand.history;
+      writer = new ChunkWriter({ smallBlind, bigBlind, blindLevels: hand.blindLevels, explicitCards: hand.explicitCards });
       this.chunkWriters.set(tableId, writer);
     }
     writer.append(hand.history);

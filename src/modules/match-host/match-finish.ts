@@ -100,12 +100,14 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[], ends: PairEnds):
     ended_at: o.endedAt.toISOString(),
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
     // A rated match is applied to the ratings after the commit, off the hot path (ratings/applier.ts).
-    rating_pending: ends.ratingPending.get(o.matchId) ?? false,
+    // A hosted round's match is marked when the round ends (round-decks.ts `revealRound`).
+    rating_pending: !o.holdSecret && (ends.ratingPending.get(o.matchId) ?? false),
     // The deck secret is revealed (the fairness record) and its sealed copy goes, once nothing that
     // deals from it still plays: for a copy of a duplicate pair, once both copies have ended.
-    deck_secret: ends.pairEnded.get(o.matchId) === false ? null : (o.deckSecret ?? null),
+    // A hosted round's secret waits for the round's last match (round-decks.ts `revealRound`).
+    deck_secret: ends.pairEnded.get(o.matchId) === false || o.holdSecret ? null : (o.deckSecret ?? null),
     // The twin, ended before this copy, is revealed with it (the same secret).
-    twin_id: ends.pairEnded.get(o.matchId) === true ? (o.twinMatchId ?? null) : null,
+    twin_id: ends.pairEnded.get(o.matchId) === true && !o.holdSecret ? (o.twinMatchId ?? null) : null,
   }));
   await Promise.all([
     ...batchStatements(tx, batches, latestEnd),

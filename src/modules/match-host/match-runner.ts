@@ -23,6 +23,7 @@ import { assertCashout, chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, typ
 import { decisionView, STRATEGIES } from "../bots/built-ins";
 import { fallbackAction, type AskBot } from "../action-clock/service";
 import { DealGuard, type HandReservations } from "./deal-guard";
+import { blindsAt } from "../../poker/blind-levels";
 
 /** Where a match's hands and its end are written (the database, or memory for local play). */
 export interface MatchStore extends HandReservations {
@@ -108,7 +109,11 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     settleHand(table, inPlay, hand);
     const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
     const closures = removeSeats(table, (s) => leavesBetweenHands(table, s));
-    record({ number: table.handNumber, history: handHistory(table, inPlay, hand), explicitCards: table.deckSecret === null }, stacks, closures);
+    record(
+      { number: table.handNumber, history: handHistory(table, inPlay, hand), explicitCards: table.deckSecret === null, ...(table.config.blindLevels ? { blindLevels: table.config.blindLevels } : {}) },
+      stacks,
+      closures,
+    );
     invariant(
       chipsOnTable(table) + table.departed.reduce((sum, s) => sum + s.finalChips, 0) === totalChips,
       `table ${table.tableId}: chips must be conserved across hands`,
@@ -141,8 +146,10 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     players,
     finalClosures: stillSeated.map(closureOf),
     ranked: !isSeeded(table.config),
-    rated: !isSeeded(table.config) && new Set(players.map((p) => p.developerId)).size > 1,
+    // A challenge (config.unrated) is counted (ranked) but never rated.
+    rated: !isSeeded(table.config) && table.config.unrated !== true && new Set(players.map((p) => p.developerId)).size > 1,
     twinMatchId: table.twin?.matchId ?? null,
+    holdSecret: table.config.dealRound !== undefined,
   });
   table.status = "finished";
   const summary: MatchEndedMessage = {
@@ -196,8 +203,8 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
   const state = startHand({
     seats: inPlay.map((s) => ({ seatIndex: s.position, stack: handStartingStack(table, s) })),
     buttonSeatIndex: table.buttonPosition,
-    smallBlind: table.config.smallBlind,
-    bigBlind: table.config.bigBlind,
+    // A sit-and-go's blinds rise by hand count (blind-levels.ts); any other table's are fixed.
+    ...blindsAt(table.config, table.handNumber),
     deck: deps.deckFor(table.handNumber, 2 * inPlay.length + 8),
   });
   table.hand = state;

@@ -1,3 +1,4 @@
+import type { BlindLevel } from "../../poker/blind-levels";
 import { and, eq, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
@@ -22,6 +23,8 @@ export interface HandRecord {
   history: StoredHand;
   /** The match deals from a seed (no deck secret): its stored hands carry their cards. */
   explicitCards: boolean;
+  /** The match's blind schedule (a sit-and-go's rising blinds), which its chunks decode by. */
+  blindLevels?: BlindLevel[];
 }
 
 /** One table's share of a write: completed hands, the stacks after them, and seats that left. */
@@ -68,6 +71,8 @@ export interface MatchOutcome {
   rated: boolean;
   /** A copy of a duplicate pair: the other copy's match (rated together with it: match-finish.ts); null or absent otherwise. */
   twinMatchId?: string | null;
+  /** Deals from a hosted round's secret (round-decks.ts): the record keeps it sealed, and the rating waits, until the round ends. */
+  holdSecret?: boolean;
 }
 
 export function emptyBatch(tableId: string, matchId: string): TableBatch {

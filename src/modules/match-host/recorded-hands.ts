@@ -8,12 +8,15 @@ import { fairDeck } from "../../poker/fair-deck";
 import { decodeChunk, type ChunkFormat, type DecodeContext } from "../../poker/hand-codec";
 import type { StoredHand } from "../../poker/hand-record";
 import { dealOfHand } from "./deals";
+import type { BlindLevel } from "../../poker/blind-levels";
 
 /** What decoding a match's hands needs of the match: its blinds, its bots by seat, how its decks are dealt. */
 export interface MatchDeal {
   matchId: string;
   smallBlind: number;
   bigBlind: number;
+  /** A sit-and-go's rising blinds (each hand decodes at its own level). */
+  blindLevels?: BlindLevel[];
   /** A duplicate match recorded before issue 32 (one match, hand n dealt from deal ⌈n / 2⌉: deals.ts `dealOfHand`). */
   legacyDuplicate: boolean;
   /** The deck secret (revealed, or unsealed by the host); null: the hands carry their cards. */
@@ -43,6 +46,7 @@ export function matchDealOf(
     matchId: match.id,
     smallBlind: match.config.smallBlind,
     bigBlind: match.config.bigBlind,
+    ...(match.config.blindLevels ? { blindLevels: match.config.blindLevels } : {}),
     // A copy of a duplicate pair deals hand n from deck n; only the old one-match model did otherwise.
     legacyDuplicate: match.config.duplicate === true && (match.twinMatchId ?? null) === null,
     deckSecret,
@@ -51,8 +55,8 @@ export function matchDealOf(
 }
 
 /** How a match's hands are written: its decks derive from its secret, or each hand carries its cards. */
-export function chunkFormatOf(deal: Pick<MatchDeal, "smallBlind" | "bigBlind" | "deckSecret">): ChunkFormat {
-  return { smallBlind: deal.smallBlind, bigBlind: deal.bigBlind, explicitCards: deal.deckSecret === null };
+export function chunkFormatOf(deal: Pick<MatchDeal, "smallBlind" | "bigBlind" | "blindLevels" | "deckSecret">): ChunkFormat {
+  return { smallBlind: deal.smallBlind, bigBlind: deal.bigBlind, blindLevels: deal.blindLevels, explicitCards: deal.deckSecret === null };
 }
 
 export function decodeContextOf(deal: MatchDeal): DecodeContext {
@@ -60,6 +64,7 @@ export function decodeContextOf(deal: MatchDeal): DecodeContext {
   return {
     smallBlind: deal.smallBlind,
     bigBlind: deal.bigBlind,
+    blindLevels: deal.blindLevels,
     botAt(seat) {
       const botId = deal.seatBots[seat];
       if (!botId) throw new Error(`match ${matchId}: no bot recorded at seat ${seat}`);

@@ -15,6 +15,7 @@ import { invariant } from "../../lib/assert";
 import { newId } from "../../lib/ids";
 import { deckCommitment } from "../../poker/fair-deck";
 import type { MatchPlayers } from "../hosted/players";
+import { drawDeckSecret } from "./round-decks";
 import { mirroredPosition, seatsInOrder, type TableRuntime } from "./runtime";
 
 /** What one table's match begins with. */
@@ -31,6 +32,8 @@ export interface MatchStartsDeps {
   recordStart(tables: TableRuntime[]): Promise<void>;
   /** The other copy of a pair, if this node hosts it. */
   twinOf(table: TableRuntime): TableRuntime | undefined;
+  /** The secret a table must deal from, when it is not its own (a hosted round robin's round: round-decks.ts); null: draw one. */
+  sharedSecret(table: TableRuntime): Promise<string | null>;
   /** Opens a table's hosted seats in a sandbox worker group (undefined: the match's own). */
   openHosted(table: TableRuntime, resuming: boolean, group: string | undefined): Promise<MatchPlayers | null>;
 }
@@ -63,7 +66,7 @@ export class MatchStarts {
 
   private async startAlone(table: TableRuntime, resuming: boolean): Promise<MatchStart> {
     // A resumed match keeps the secret it committed to at its start.
-    if (!resuming && table.config.seed === undefined) commitTo(table, drawSecret());
+    if (!resuming && table.config.seed === undefined) commitTo(table, (await this.deps.sharedSecret(table)) ?? drawDeckSecret());
     const players = await this.deps.openHosted(table, resuming, undefined);
     players?.start(this.deps.clock.now());
     return { players, resuming };
@@ -79,7 +82,7 @@ export class MatchStarts {
     if (!resuming) {
       invariant(copies.length === 2, "a duplicate pair's two copies start together");
       assertSeatsSwapped(copies[0], copies[1]);
-      const secret = copies[0].config.seed === undefined ? drawSecret() : null;
+      const secret = copies[0].config.seed === undefined ? ((await this.deps.sharedSecret(copies[0])) ?? drawDeckSecret()) : null;
       const startedAt = this.deps.clock.now();
       for (const t of copies) {
         t.matchId = newId("m", startedAt);
@@ -121,10 +124,6 @@ function assertSeatsSwapped(a: TableRuntime, b: TableRuntime): void {
   for (const seat of seated) {
     invariant(b.seats.get(mirroredPosition(a, seat.position))?.botId === seat.botId, `twin ${b.tableId} seats bot ${seat.botId} at the other position`);
   }
-}
-
-function drawSecret(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
 }
 
 function commitTo(table: TableRuntime, secret: string): void {

@@ -91,6 +91,13 @@ export const Fairness = t.Object(
       description:
         "A copy of a duplicate match: the other copy's match, which committed to the same secret (its hand n deals this match's hand-n deck, the seats swapped); null for any other match",
     }),
+    round: t.Union(
+      [
+        t.Object({ tournamentId: t.String(), round: t.Integer(), matchIds: t.Array(t.String(), { description: "Every match of the round (both copies of each pair): each committed to this same secret" }) }),
+        t.Null(),
+      ],
+      { description: "A hosted round robin's match: every match of its round dealt from this one secret, committed before the round and revealed after its last match (docs/FAIRNESS.md, \"Rounds\"); null for any other match" },
+    ),
   },
   { title: "Fairness" },
 );

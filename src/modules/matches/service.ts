@@ -12,9 +12,14 @@ import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
 type MatchRow = typeof matches.$inferSelect;
 
-/** A ladder match names its format; a private one (a table a developer made) has none. `rated`: it counts toward the ratings. */
+/**
+ * A ladder match names its format; a tournament's names its tournament; a challenge is marked; a
+ * private one (a table a developer made) has none of these. `rated`: it counts toward the ratings.
+ */
 export interface MatchKind {
   ladder: string | null;
+  tournamentId: string | null;
+  challenge: boolean;
   rated: boolean;
 }
 
@@ -58,14 +63,16 @@ export class Matches {
     return { items: await this.withPlayers(page.items), next: page.next };
   }
 
-  /** What kind of match each one was: a ladder format's, or a private table's (a developer made it). */
+  /** What kind of match each one was: a ladder format's, a tournament's, a challenge, or a private table's (a developer made it). */
   async kindsOf(matchIds: string[]): Promise<Map<string, MatchKind>> {
     if (matchIds.length === 0) return new Map();
-    const rows = await queryRows<{ id: string; ladder: string | null; rated: boolean }>(
+    const rows = await queryRows<{ id: string; ladder: string | null; tournament_id: string | null; challenge: boolean; rated: boolean }>(
       this.db,
-      sql`select m.id, t.ladder, (m.rated_seq is not null or m.rating_pending) as rated from matches m join tables t on t.id = m.table_id where m.id = any(${sql.param(matchIds)}::text[])`,
+      sql`select m.id, t.ladder, t.config->>'tournamentId' as tournament_id, coalesce((t.config->>'unrated')::boolean, false) and t.config->>'tournamentId' is null as challenge,
+            (m.rated_seq is not null or m.rating_pending) as rated
+          from matches m join tables t on t.id = m.table_id where m.id = any(${sql.param(matchIds)}::text[])`,
     );
-    return new Map(rows.map((row) => [row.id, { ladder: row.ladder, rated: row.rated }]));
+    return new Map(rows.map((row) => [row.id, { ladder: row.ladder, tournamentId: row.tournament_id, challenge: row.challenge, rated: row.rated }]));
   }
 
   async get(matchId: string) {
@@ -163,7 +170,18 @@ export class Matches {
     if (row.deckSecret === null || row.deckCommitment === null) throw errors.notFound("Fairness record (a seeded match deals from its seed)");
     // A duplicate match recorded before issue 32 was one match dealing each deck twice: its own rule.
     const algorithm = row.config.duplicate && row.twinMatchId === null ? DUPLICATE_DECK_ALGORITHM : FAIR_DECK_ALGORITHM;
-    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands, twinMatchId: row.twinMatchId };
+    return { matchId, deckCommitment: row.deckCommitment, deckSecret: row.deckSecret, algorithm, handsPlayed: row.handsPlayed, voidedHands: row.voidedHands, twinMatchId: row.twinMatchId, round: await this.roundOf(row) };
+  }
+
+  /** A hosted round robin's match: its round and every match that dealt the round's decks (all committed to this secret). */
+  private async roundOf(row: MatchRow): Promise<{ tournamentId: string; round: number; matchIds: string[] } | null> {
+    const deal = row.config.dealRound;
+    if (!deal) return null;
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`select m.id from matches m join tables t on t.id = m.table_id where t.config->'dealRound' = ${JSON.stringify(deal)}::jsonb order by m.id`,
+    );
+    return { ...deal, matchIds: rows.map((r) => r.id) };
   }
 
   /**
@@ -173,6 +191,8 @@ export class Matches {
    * reveals it with the copy that ends second).
    */
   private async refuseWhileTwinPlays(row: MatchRow, what: string): Promise<void> {
+    // A hosted round robin's match: its round's other matches still deal the same decks.
+    if (row.deckSecret === null && row.deckSecretSealed !== null) throw errors.notFound(`${what} (this match's round still deals the same decks to other matches: served once the round ends)`);
     if (row.twinMatchId === null) return;
     const [twin] = await queryRows<{ status: string }>(this.db, sql`select tw.status from tables t join tables tw on tw.id = t.twin_id where t.id = ${row.tableId}`);
     if (twin && (twin.status === "waiting" || twin.status === "running")) {

@@ -48,6 +48,13 @@ export const ROUTE_TOOLS: RouteTool[] = [
   },
   { name: "ladder_leave", method: "DELETE", path: "/api/ladder/entries/:botId", description: "Take your bot off the ladder (it finishes the match it is in)." },
   {
+    name: "challenge",
+    method: "POST",
+    path: "/api/challenges",
+    description:
+      "Play a match of your bot against another developer's bot that is open to challenges (GET /api/bots/{botId}/challenges says whether, and the largest buy-in its owner accepts). Each owner pays their own buy-in; never rated. Then call wait_for_turn with your bot's id until the match ends.",
+  },
+  {
     name: "hand_history",
     method: "GET",
     path: "/api/matches/:id/hands",

@@ -87,6 +87,30 @@ export class Tables {
   }
 
   /**
+   * A challenge's or a tournament's table (competitions/): its config says which (`unrated`,
+   * `tournamentId`), so its seats are taken only through `joinVia`, never the public join. Counts
+   * toward no developer's cap on open tables (the competition bounds itself).
+   */
+  async createCompetitionTable(creator: string, config: TableConfig): Promise<string> {
+    return this.open(creator, config, null);
+  }
+
+  /** A competition seats a bot (its owner's buy-in, as any join), wherever the table is hosted. */
+  joinVia(developerId: string, tableId: string, botId: string): Promise<SeatView> {
+    return this.atHost(tableId, { op: "join", developerId, botId, viaCompetition: true });
+  }
+
+  /** A competition takes a bot off its waiting table (its buy-in back, as any leave). */
+  leaveVia(developerId: string, tableId: string, botId: string): Promise<LeaveResult> {
+    return this.atHost(tableId, { op: "leave", developerId, botId, viaCompetition: true });
+  }
+
+  /** A competition closes its waiting table (every seat refunded, as any close). */
+  closeVia(creator: string, tableId: string): Promise<ClosedTable> {
+    return this.atHost(tableId, { op: "close", developerId: creator, viaCompetition: true });
+  }
+
+  /**
    * A new waiting table: its row, then hosted on this node (the node that creates a table hosts it).
    * A duplicate config makes two twin tables in one statement, copy 1 and copy 2 (docs/FAIRNESS.md),
    * hosted together; the answer is copy 1's.

@@ -35,7 +35,8 @@ export async function seatPair(seating: Seating, copies: TableRuntime[], address
   const pair = copies as TwinTables;
   const [first, second] = pair;
   const { botId } = bot;
-  if (first.createdBy !== developerId && !(first.ladder !== null && runsHere)) refuseIfPrivate(first.config);
+  // The ladder's and a hosted round robin's pairs seat other developers' bots the service runs.
+  if (first.createdBy !== developerId && !((first.ladder !== null || first.config.tournamentId !== undefined) && runsHere)) refuseIfPrivate(first.config);
   if (!runsHere) throw refuseRemoteBot(botId);
   if (seating.tableOfBot.has(botId)) throw errors.conflict("BOT_ALREADY_SEATED", "This bot already sits at a table", { tableId: seating.tableOfBot.get(botId) });
   const position = freePosition(first);

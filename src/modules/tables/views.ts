@@ -109,6 +109,18 @@ export function refuseIfPrivate(config: TableConfig): void {
   }
 }
 
+/** A challenge's or a tournament's table: seats are taken, left and the table closed only through them (competitions/). */
+export function isCompetitionTable(config: TableConfig): boolean {
+  return config.unrated === true || config.tournamentId !== undefined;
+}
+
+export function refuseUnlessViaCompetition(config: TableConfig, viaCompetition: boolean | undefined): void {
+  if (isCompetitionTable(config) && !viaCompetition) {
+    const where = config.tournamentId ? `tournament ${config.tournamentId} (POST or DELETE /api/tournaments/${config.tournamentId}/entries)` : "a challenge (POST /api/challenges)";
+    throw errors.conflict("COMPETITION_TABLE", `This table plays ${where}: its seats are taken and given up only through it`, { tournamentId: config.tournamentId ?? null });
+  }
+}
+
 function configFor(config: TableConfig, createdBy: string, viewerId: string | null): TableConfig {
   return viewerId === createdBy ? config : publicConfig(config);
 }

@@ -68,6 +68,8 @@ figure.chart .band { fill-opacity: .18; stroke: none; } figure.chart .tick { fil
 svg.interval { vertical-align: middle; } svg.interval .axis { stroke: var(--line); } svg.interval .span { fill: #bcd0f5; stroke: var(--accent); } svg.interval .mid { stroke: var(--ink); stroke-width: 2; }
 tr.provisional td { color: var(--muted); } .badge.provisional { background: #fff4d6; color: #6b4d00; } .badge.ladder { background: #efe6fb; color: #4c1d95; } .badge.paused { background: #fde8e8; color: #8a1c1c; }
 .badge.house { background: #e6f4ea; color: #14532d; } .badge.left { background: #eceff3; color: #3f4650; } .badge.waiting { background: #fff4d6; color: #6b4d00; }
+table.crosstable td { text-align: right; } .heat-win-1 { background: #e3f4e6; } .heat-win-2 { background: #c4e8cb; } .heat-win-3 { background: #9fd8aa; } .heat-win-4 { background: #72c484; } .heat-win-5 { background: #46a85c; color: #fff; }
+.heat-loss-1 { background: #fbe4e3; } .heat-loss-2 { background: #f5c6c4; } .heat-loss-3 { background: #eea09c; } .heat-loss-4 { background: #e47570; } .heat-loss-5 { background: #cf4a44; color: #fff; }
 table.standings td.bot { white-space: normal; min-width: 10rem; } table.standings td.num .muted { display: block; font-size: .8rem; white-space: nowrap; }
 ul.legend li { display: flex; align-items: center; gap: .35rem; white-space: nowrap; max-width: 100%; min-width: 0; } ul.legend li span { overflow: hidden; text-overflow: ellipsis; }
 ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .25rem 0 0; font-size: .85rem; }

@@ -10,6 +10,7 @@ import type { Matches } from "../matches/service";
 import type { Ratings } from "../ratings/service";
 import type { Stats } from "../stats/service";
 import type { Tables } from "../tables/service";
+import type { Tournaments } from "../competitions/tournaments";
 import { accountModule, type AccountDeps } from "./account";
 import { clientScript, STYLESHEET } from "./assets";
 import { ladderPage } from "./ladder-page";
@@ -18,6 +19,7 @@ import { livePage, replayPage, tvPage } from "./live-pages";
 import { TvChannel, type TvSettings } from "./tv";
 import { botPage } from "./bot-page";
 import { leaderboardPage, lobbyPage, type MatchSummary } from "./pages";
+import { tournamentPage, tournamentsPage } from "./tournament-pages";
 
 export interface WebDeps extends AccountDeps {
   tables: Tables;
@@ -26,6 +28,7 @@ export interface WebDeps extends AccountDeps {
   ratings: Ratings;
   bots: Bots;
   ladder: Ladder;
+  tournaments: Tournaments;
   leaderboardMinMatches: number;
   db: Db;
   clock: Clock;
@@ -84,6 +87,16 @@ export function webModule(deps: WebDeps) {
       const minMatches = deps.leaderboardMinMatches;
       return htmlResponse(ladderPage({ standings, liveTables, minMatches, house, names: await names(liveTables.flatMap((t) => t.seats.map((s) => s.botId))) }));
     }, { detail: { hide: true } })
+    .get("/tournaments", async () => {
+      const lists = await Promise.all((["registering", "running", "finished"] as const).map(async (status) => [status, (await deps.tournaments.list({ status, limit: 50 })).items] as const));
+      return htmlResponse(tournamentsPage(new Map(lists)));
+    }, { detail: { hide: true } })
+    .get("/tournaments/:id", ({ params }) =>
+      orNotFound("No tournament with this id.", async () => {
+        const t = await deps.tournaments.get(params.id);
+        const ids = [...t.entries.map((e) => e.botId), ...(t.places ?? []).map((p) => p.botId), ...(t.matches ?? []).flatMap((m) => m.players)];
+        return tournamentPage(t, await names(ids));
+      }), { detail: { hide: true } })
     .get("/bots/:botId", ({ params }) =>
       orNotFound("No bot with this id.", async () => {
         const bot = await deps.bots.find(params.botId);

@@ -11,7 +11,7 @@ export function page(title: string, body: string, options: { script?: string; da
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Poker Bot Service</title><link rel="stylesheet" href="/assets/site.css"><link rel="icon" href="data:,">
-</head><body><header class="site"><a href="/">♠ Poker Bot Service</a><nav aria-label="site"><a href="/">Lobby</a><a href="/leaderboard">Leaderboard</a><a href="/ladder">Ladder</a><a href="/tv">TV</a><a href="/swagger">API</a><a href="/me">My account</a></nav></header>
+</head><body><header class="site"><a href="/">♠ Poker Bot Service</a><nav aria-label="site"><a href="/">Lobby</a><a href="/leaderboard">Leaderboard</a><a href="/ladder">Ladder</a><a href="/tournaments">Tournaments</a><a href="/tv">TV</a><a href="/swagger">API</a><a href="/me">My account</a></nav></header>
 <main>${body}</main>${data}${script}</body></html>`;
 }
 

@@ -50,7 +50,10 @@ export function tablesSection(tables: TableView[], names: Names, heading = { id:
 function kindBadge(kind: MatchKind | undefined): string {
   if (!kind) return "";
   const rated = kind.rated ? ` <span class="badge" title="counts toward the ratings">rated</span>` : "";
-  return kind.ladder ? `<span class="badge ladder" data-kind="ladder">ladder ${escapeHtml(kind.ladder)}</span>${rated}` : `<span class="badge" data-kind="private">private</span>${rated}`;
+  if (kind.ladder) return `<span class="badge ladder" data-kind="ladder">ladder ${escapeHtml(kind.ladder)}</span>${rated}`;
+  if (kind.tournamentId) return `<a class="badge" data-kind="tournament" href="/tournaments/${encodeURIComponent(kind.tournamentId)}">tournament</a>${rated}`;
+  if (kind.challenge) return `<span class="badge" data-kind="challenge" title="a challenge: never rated">challenge</span>`;
+  return `<span class="badge" data-kind="private">private</span>${rated}`;
 }
 
 export function matchesSection(matches: MatchSummary[], names: Names, title = "Latest matches", kinds?: Map<string, MatchKind>): string {
