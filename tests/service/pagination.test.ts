@@ -146,7 +146,7 @@ describe("one pagination style on every list: limit, Link rel=next, keyset curso
     const doc = (await h.call("GET", "/swagger/json")).body;
     const paged = Object.entries<any>(doc.paths).filter(([, item]) => item.get?.parameters?.some((p: any) => p.name === "limit"));
     expect(paged.map(([path]) => path).sort()).toEqual(
-      ["/api/bots", "/api/bots/{botId}/code", "/api/bots/{botId}/logs", "/api/ladder", "/api/matches", "/api/matches/{id}/hands", "/api/me/bots", "/api/me/transactions", "/api/ratings", "/api/stats", "/api/tables"].sort(),
+      ["/api/bots", "/api/bots/{botId}/code", "/api/bots/{botId}/logs", "/api/ladder", "/api/matches", "/api/matches/{id}/hands", "/api/me/bots", "/api/me/transactions", "/api/ratings", "/api/stats", "/api/tables", "/api/tournaments"].sort(),
     );
     let boundsChecked = 0;
     for (const [path, item] of paged) {
