@@ -29,9 +29,11 @@ import type { FinishedHandRecord } from "./all-in-equity.ts";
 export const DEAL_BOARDS = 600;
 
 /**
- * Big blinds per unit of equity above the fair share. Fixed on the exploration seeds (`explore2:*`,
- * docs/RATINGS.md): the least-squares weights pooled over five pairings were 8.7–11.2 beside the
- * other terms; 9, before the bench's seeds were played.
+ * Big blinds per unit of equity above the fair share. Fixed on exploration seeds (`explore2:*`, 300
+ * then 600 matches of tight–caller, tight–tight, caller–random, tight–random and 100–200 six-max
+ * freezeouts; docs/RATINGS.md): least squares pooled over those pairings, beside aivat-1's terms,
+ * 9.5–11.2 (weighted towards the widest pairing: 8.7–18.5); 9, checked on other seeds (`holdout:*`)
+ * before the bench's seeds were played.
  */
 export const DEAL_WEIGHT = 9;
 

@@ -23,9 +23,10 @@ import { cardLuck, luckyCards, potTotal } from "./chance-correction.ts";
 import type { FlopMove } from "./flop-luck.ts";
 
 /**
- * Weights per unit of stack-to-pot ratio. Fixed on the exploration seeds (`explore2:*`,
- * docs/RATINGS.md; pooled least squares over five pairings, and weighted towards the widest:
- * flop 0.11–0.18, turn 0.03–0.10, river 0.04–0.09), before the bench's seeds were played.
+ * Weights per unit of stack-to-pot ratio. Fixed on the exploration seeds of deal-luck.ts's
+ * DEAL_WEIGHT (least squares pooled over the pairings: flop 0.17–0.21, turn 0.06–0.09, river
+ * 0.05–0.09; weighted towards the widest pairing: 0.11–0.18, 0.01–0.06, 0.04–0.08), checked on
+ * `holdout:*` seeds, before the bench's seeds were played.
  */
 export const DEPTH_WEIGHT = { flop: 0.14, turn: 0.05, river: 0.06 } as const;
 
