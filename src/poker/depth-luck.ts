@@ -24,8 +24,8 @@ import type { FlopMove } from "./flop-luck.ts";
 
 /**
  * Weights per unit of stack-to-pot ratio. Fixed on the exploration seeds of deal-luck.ts's
- * DEAL_WEIGHT (least squares pooled over the pairings: flop 0.17–0.21, turn 0.06–0.09, river
- * 0.05–0.09; weighted towards the widest pairing: 0.11–0.18, 0.01–0.06, 0.04–0.08), checked on
+ * DEAL_WEIGHT (least squares pooled over the pairings: flop 0.17–0.22, turn 0.06–0.09, river
+ * 0.05–0.09; weighted towards the widest pairing: 0.11–0.18, 0.01–0.07, 0.04), checked on
  * `holdout:*` seeds, before the bench's seeds were played.
  */
 export const DEPTH_WEIGHT = { flop: 0.14, turn: 0.05, river: 0.06 } as const;
