@@ -34,23 +34,24 @@ const OUTSIDE_REFERENCE: ReferencePolicy = (state, legal) => {
   return give;
 };
 
-/** The figures compared, in the order printed: today's (chance-1) is "before", aivat-1 "after"; the last is the black-box check (aivat-1 with the outside reference). */
-export const FIGURES = ["raw", "all-in adjusted", "chance-1", "baseline-1", "aivat-1", "outside reference"] as const;
+/** The figures compared, in the order printed: aivat-1 (the estimator before aivat-2) is "before", aivat-2 "after"; the last is the black-box check (aivat-2 with the outside reference). */
+export const FIGURES = ["raw", "all-in adjusted", "chance-1", "baseline-1", "aivat-1", "aivat-2", "outside reference"] as const;
 type Figure = (typeof FIGURES)[number];
 const pick: Record<Exclude<Figure, "outside reference">, (r: BotHandResult) => number> = {
   raw: (r) => r.rawBb,
   "all-in adjusted": (r) => r.adjustedBb,
   "chance-1": (r) => r.correctedBb,
   "baseline-1": (r) => r.baselineAdjustedBb,
-  "aivat-1": (r) => r.estimatedBb,
+  "aivat-1": (r) => r.aivat1Bb,
+  "aivat-2": (r) => r.estimatedBb,
 };
 
 export interface PairingRun {
   label: string;
   selfPlay: boolean;
   samples: Record<Figure, MatchSample[]>;
-  /** Per match: Σ (figure − raw) of chance-1 and aivat-1: the correction terms alone. */
-  correction: { "chance-1": MatchSample[]; "aivat-1": MatchSample[] };
+  /** Per match: Σ (figure − raw) of aivat-1 and aivat-2: the correction terms alone. */
+  correction: { "aivat-1": MatchSample[]; "aivat-2": MatchSample[] };
   hands: number;
   handsWithoutDeck: number;
   estimatorMicros: number;
@@ -59,7 +60,7 @@ export interface PairingRun {
 
 export function newRun(label: string, selfPlay: boolean): PairingRun {
   const samples = Object.fromEntries(FIGURES.map((f) => [f, []])) as unknown as Record<Figure, MatchSample[]>;
-  return { label, selfPlay, samples, correction: { "chance-1": [], "aivat-1": [] }, hands: 0, handsWithoutDeck: 0, estimatorMicros: 0, slowestMicros: 0 };
+  return { label, selfPlay, samples, correction: { "aivat-1": [], "aivat-2": [] }, hands: 0, handsWithoutDeck: 0, estimatorMicros: 0, slowestMicros: 0 };
 }
 
 /** A played match's hands (with their decks) counted for the player `botId`, over the hands it played (six-max: until it busts). */
@@ -79,13 +80,13 @@ export function addMatch(run: PairingRun, botId: string, hands: StoredHand[], de
     for (const f of FIGURES) if (f !== "outside reference") sums[f] += pick[f](results[p]);
     const deck = decks[i] ?? null;
     const outside = deck === null ? 0 : baselineTerms(hand, deck, OUTSIDE_REFERENCE)[p] / hand.bigBlind;
-    sums["outside reference"] += results[p].correctedBb - OUTSIDE_WEIGHT * outside - (results[p].flopLuckBb ?? 0);
+    sums["outside reference"] += results[p].correctedBb - OUTSIDE_WEIGHT * outside - (results[p].flopLuckBb ?? 0) - (results[p].dealLuckBb ?? 0) - (results[p].depthLuckBb ?? 0);
   });
   if (played === 0) throw new Error(`${botId} played none of the match's hands`);
   run.hands += played;
   for (const f of FIGURES) run.samples[f].push({ bigBlinds: sums[f], hands: played });
-  run.correction["chance-1"].push({ bigBlinds: sums["chance-1"] - sums.raw, hands: played });
   run.correction["aivat-1"].push({ bigBlinds: sums["aivat-1"] - sums.raw, hands: played });
+  run.correction["aivat-2"].push({ bigBlinds: sums["aivat-2"] - sums.raw, hands: played });
 }
 
 const width = (ci: [number, number] | null) => (ci === null ? NaN : ci[1] - ci[0]);
@@ -103,17 +104,18 @@ export function report(run: PairingRun) {
     const line = `  ${f.padEnd(17)} ${s[f].bbPer100.toFixed(2).padStart(8)} ${interval(s[f].ci95).padEnd(20)}`;
     console.log(f === "raw" ? line : `${line} width / raw ${ratio(s[f], raw).toFixed(3)}${run.selfPlay ? "" : `   matches for a verdict ${verdictMatches(s[f])}`}`);
   }
-  const terms = { "chance-1": summarize(run.correction["chance-1"]), "aivat-1": summarize(run.correction["aivat-1"]) };
-  console.log(`  correction term (figure − raw), bb/100: chance-1 ${terms["chance-1"].bbPer100} ${interval(terms["chance-1"].ci95)} 0 inside: ${inside(0, terms["chance-1"].ci95) ? "yes" : "NO"}; aivat-1 ${terms["aivat-1"].bbPer100} ${interval(terms["aivat-1"].ci95)} 0 inside: ${inside(0, terms["aivat-1"].ci95) ? "yes" : "NO"}`);
+  const terms = { "aivat-1": summarize(run.correction["aivat-1"]), "aivat-2": summarize(run.correction["aivat-2"]) };
+  const term = (f: keyof typeof terms) => `${f} ${terms[f].bbPer100} ${interval(terms[f].ci95)} 0 inside: ${inside(0, terms[f].ci95) ? "yes" : "NO"}`;
+  console.log(`  correction term (figure − raw), bb/100: ${term("aivat-1")}; ${term("aivat-2")}`);
   if (run.selfPlay) console.log(`  identical bots: 0 inside the interval: ${FIGURES.map((f) => `${f} ${inside(0, s[f].ci95) ? "yes" : "NO"}`).join(", ")}`);
-  console.log(`  cost of the estimators (all-in, chance, baseline): ${(run.estimatorMicros / Math.max(1, run.hands)).toFixed(1)} µs/hand on average, slowest ${(run.slowestMicros / 1000).toFixed(1)} ms`);
+  console.log(`  cost of the estimators (all-in, chance, baseline, flop, deal, depth): ${(run.estimatorMicros / Math.max(1, run.hands)).toFixed(1)} µs/hand on average, slowest ${(run.slowestMicros / 1000).toFixed(1)} ms`);
   return {
     pairing: run.label, matches: raw.matches, hands: run.hands,
     bbPer100: Object.fromEntries(FIGURES.map((f) => [f, s[f].bbPer100])),
     ci95: Object.fromEntries(FIGURES.map((f) => [f, s[f].ci95])),
-    widthRatio: { allIn: ratio(s["all-in adjusted"], raw), before: ratio(s["chance-1"], raw), baseline: ratio(s["baseline-1"], raw), after: ratio(s["aivat-1"], raw), outside: ratio(s["outside reference"], raw) },
+    widthRatio: { allIn: ratio(s["all-in adjusted"], raw), chance: ratio(s["chance-1"], raw), baseline: ratio(s["baseline-1"], raw), before: ratio(s["aivat-1"], raw), after: ratio(s["aivat-2"], raw), outside: ratio(s["outside reference"], raw) },
     matchesForVerdict: run.selfPlay ? null : Object.fromEntries(FIGURES.map((f) => [f, verdictMatches(s[f])])),
-    correctionCi95: { before: terms["chance-1"].ci95, after: terms["aivat-1"].ci95 },
+    correctionCi95: { before: terms["aivat-1"].ci95, after: terms["aivat-2"].ci95 },
     microsPerHand: Number((run.estimatorMicros / Math.max(1, run.hands)).toFixed(1)),
   };
 }

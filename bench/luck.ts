@@ -5,8 +5,8 @@
  * plays them (duplicate pairs through the service's match runner): the equity example bot against
  * tight, and two hosted bots in their sandboxes (a duplicate ladder pairing). Every hand's figures
  * come from the ratings' own code (luck.ts `adjustedHandResults`, with the hand's deck); the 95 %
- * interval is `cli eval`'s (matches as samples). Printed per pairing: width ÷ raw before (chance-1)
- * and after (aivat-1; baseline-1 beside it), the matches a verdict needs, the correction term's own mean with its
+ * interval is `cli eval`'s (matches as samples). Printed per pairing: width ÷ raw of every estimator,
+ * before (aivat-1) and after (aivat-2; chance-1 and baseline-1 beside them), the matches a verdict needs, the correction term's own mean with its
  * interval (unbiased in fact: 0 inside), and what the estimators cost per hand. Figures only, no
  * assertions (tests hold those).
  *
@@ -27,6 +27,8 @@ import { storedHandOf, type StoredHand } from "../src/poker/hand-record";
 import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
 import { LUCK_WEIGHT } from "../src/poker/chance-correction";
 import { FLOP_ALTERNATIVES, FLOP_WEIGHT } from "../src/poker/flop-luck";
+import { DEAL_BOARDS, DEAL_WEIGHT } from "../src/poker/deal-luck";
+import { DEPTH_WEIGHT } from "../src/poker/depth-luck";
 import { cardsDealtAtMost } from "../src/poker/start-validation";
 import { addMatch, newRun, report, type PairingRun } from "./luck-figures";
 
@@ -126,7 +128,7 @@ const PAIRINGS: Array<[BuiltInStrategy, BuiltInStrategy]> = process.env.LUCK_PAI
 
 const began = performance.now();
 console.log(
-  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${SIX_MAX_MATCHES} six-max freezeouts, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); aivat-1 adds the flop's luck (weight ${FLOP_WEIGHT}, ${FLOP_ALTERNATIVES} alternative flops); the outside reference: aivat-1 with a reference none of these bots plays, weight 0.15`,
+  `bench:luck  ${MATCHES} in-process heads-up matches per built-in pairing, ${SIX_MAX_MATCHES} six-max freezeouts, ${LOCAL_MATCHES} duplicate pairs of equity vs tight, ${HOSTED_MATCHES} hosted duplicate pairs; up to ${HANDS} hands, ${BUY_IN / BIG_BLIND} big blinds deep, seeds ${SEED}:<pairing>:<i>; chance-1 turn/river weights ${LUCK_WEIGHT.turn} / ${LUCK_WEIGHT.river}; baseline-1 weight ${BASELINE_WEIGHT} (reference: tight); aivat-1 adds the flop's luck (weight ${FLOP_WEIGHT}, ${FLOP_ALTERNATIVES} alternative flops); aivat-2 the deal's luck (weight ${DEAL_WEIGHT} bb, ${DEAL_BOARDS} boards) and the depth of the cards' luck (weights ${DEPTH_WEIGHT.flop} / ${DEPTH_WEIGHT.turn} / ${DEPTH_WEIGHT.river} per unit of stack-to-pot ratio); the outside reference: aivat-2 with a reference none of these bots plays, weight 0.15`,
 );
 const figures = PAIRINGS.map(([a, b]) => report(playPairing(a, b, a === b)));
 if (SIX_MAX_MATCHES > 0) figures.push(report(playSixMax(SIX_MAX_MATCHES)));

@@ -21,14 +21,14 @@ export interface EvalSettings {
 export interface EvalResult {
   job: EvalJob;
   profits: [number, number];
-  /** Big blinds each seat won with the luck taken out (Σ estimatedBb of its hands: aivat-1, docs/RATINGS.md): an expectation, fractional. */
+  /** Big blinds each seat won with the luck taken out (Σ estimatedBb of its hands: aivat-2, docs/RATINGS.md): an expectation, fractional. */
   adjustedBigBlinds: [number, number];
   hands: number;
 }
 
 /**
  * Σ of each bot's adjusted result over a match's hands (the ratings' matchResultsOf, with the
- * seed's decks: aivat-1), for the bots in `botIds` order. Runs where the match ran (a worker
+ * seed's decks: aivat-2), for the bots in `botIds` order. Runs where the match ran (a worker
  * thread): a heads-up preflop all-in takes milliseconds to enumerate, and the workers keep that parallel.
  */
 export function adjustedBigBlinds(histories: StoredHand[], botIds: [string, string], seed: string): [number, number] {

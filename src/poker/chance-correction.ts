@@ -76,11 +76,10 @@ export const LUCK_WEIGHT = { turn: 2, river: 1.35 } as const;
 /**
  * The luck of one street's card for each seat in `spot.seats`: the change of each contestant's
  * expected chips from the spot's pots when the board goes from `spot.board` to `board` (a turn or
- * a river), weighted by LUCK_WEIGHT.
+ * a river), weighted by LUCK_WEIGHT (or by `weight`).
  */
-export function cardLuck(spot: AllInSpot, board: number[]): number[] {
+export function cardLuck(spot: AllInSpot, board: number[], weight: number = board.length === 4 ? LUCK_WEIGHT.turn : LUCK_WEIGHT.river): number[] {
   const before = potEquities(spot), after = potEquities({ ...spot, board });
-  const weight = board.length === 4 ? LUCK_WEIGHT.turn : LUCK_WEIGHT.river;
   const luck = new Array<number>(spot.seats.length).fill(0);
   before.forEach((pot, i) => {
     pot.eligible.forEach((seat, j) => (luck[spot.seats.indexOf(seat)] += weight * (after[i].expected[j] - pot.expected[j])));
@@ -92,6 +91,8 @@ export function cardLuck(spot: AllInSpot, board: number[]): number[] {
 export interface LuckyCard {
   spot: AllInSpot;
   board: number[];
+  /** The most chips one player still in can yet win from another: the second-largest stack behind among them. */
+  behind: number;
 }
 
 /**
@@ -127,12 +128,20 @@ export function luckyCards(hand: FinishedHandRecord, withFlop = false): LuckyCar
         deadCards: players.filter((p) => pots.folded[p]).flatMap((p) => holes[p]),
         pots: layers.map((layer) => ({ amount: layer.amount, eligible: layer.eligible.map(seatOf) })),
       };
-      cards.push({ spot, board: event.board });
+      const stacksBehind = inHand.map((p) => hand.players[p].startingStack - pots.contributions[p]).sort((a, b) => b - a);
+      cards.push({ spot, board: event.board, behind: stacksBehind[1] });
     }
     pots.bets.fill(0);
     board = event.board;
   });
   return cards;
+}
+
+/** The chips in a spot's pots. */
+export function potTotal(spot: AllInSpot): number {
+  let total = 0;
+  for (const pot of spot.pots) total += pot.amount;
+  return total;
 }
 
 /** Summed luck per player (history order) of the lucky cards. */

@@ -17,7 +17,7 @@
  * Pure; fractional chips per player (history order).
  */
 import { potEquities, type FinishedHandRecord } from "./all-in-equity.ts";
-import { luckyCards } from "./chance-correction.ts";
+import { luckyCards, potTotal } from "./chance-correction.ts";
 import { cardsDealtAtMost } from "./start-validation.ts";
 
 /** Alternative flops averaged: 8 × 3 cards fit after what ten players can be dealt (52 − 28 = 24). */
@@ -32,17 +32,34 @@ export const FLOP_WEIGHT = 1.5;
 
 /** Each player's flop luck (history order), zero when no flop was dealt with betting open; null when the deck is too short to hold the alternatives. */
 export function flopLuck(hand: FinishedHandRecord, deck: readonly number[]): number[] | null {
+  const move = flopMove(hand, deck);
+  return move === null ? null : move.move.map((x) => FLOP_WEIGHT * x);
+}
+
+export interface FlopMove {
+  move: number[];
+  behind: number;
+  pot: number;
+}
+
+/**
+ * The flop's move of each player's expected share of the pots (history order, unweighted: V_p(the
+ * flop dealt) − the mean over the alternatives), the chips still behind then (LuckyCard `behind`)
+ * and the pots' total then (both 0 without a flop dealt with betting open); null when the deck is
+ * too short.
+ */
+export function flopMove(hand: FinishedHandRecord, deck: readonly number[]): FlopMove | null {
   const n = hand.players.length;
   const first = cardsDealtAtMost(n);
   if (deck.length < first + 3 * FLOP_ALTERNATIVES) return null;
-  const luck = new Array<number>(n).fill(0);
+  const move = new Array<number>(n).fill(0);
   const flop = luckyCards(hand, true).find((card) => card.board.length === 3);
-  if (!flop) return luck;
+  if (!flop) return { move, behind: 0, pot: 0 };
   const playerOf = new Map(hand.players.map((player, p) => [player.seat, p]));
   const valueWith = (board: number[], sign: number) => {
-    for (const pot of potEquities({ ...flop.spot, board })) pot.eligible.forEach((seat, j) => (luck[playerOf.get(seat)!] += sign * pot.expected[j]));
+    for (const pot of potEquities({ ...flop.spot, board })) pot.eligible.forEach((seat, j) => (move[playerOf.get(seat)!] += sign * pot.expected[j]));
   };
-  valueWith(flop.board, FLOP_WEIGHT);
-  for (let k = 0; k < FLOP_ALTERNATIVES; k++) valueWith(deck.slice(first + 3 * k, first + 3 * k + 3), -FLOP_WEIGHT / FLOP_ALTERNATIVES);
-  return luck;
+  valueWith(flop.board, 1);
+  for (let k = 0; k < FLOP_ALTERNATIVES; k++) valueWith(deck.slice(first + 3 * k, first + 3 * k + 3), -1 / FLOP_ALTERNATIVES);
+  return { move, behind: flop.behind, pot: potTotal(flop.spot) };
 }

@@ -79,7 +79,7 @@ describe("ladder", () => {
     expect(standings.every((s, i) => i === 0 || s.rating <= standings[i - 1].rating)).toBe(true);
     const lines = (await run(["ladder", "standings", "--limit", "3"])).stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ {2}1\. \S+ +rating +-?\d+\.\d\d \(mu \d+\.\d\d ± sigma \d+\.\d\d\)  \d+ match(es)?  -?[\d.]+ bb\/100 (\[-?[\d.]+, -?[\d.]+\]|\(too few hands\)), adjusted -?[\d.]+ (\[-?[\d.]+, -?[\d.]+\]|\(too few hands\)) \((aivat-1|chance-1|mixed)\)$/);
+    expect(lines[0]).toMatch(/^ {2}1\. \S+ +rating +-?\d+\.\d\d \(mu \d+\.\d\d ± sigma \d+\.\d\d\)  \d+ match(es)?  -?[\d.]+ bb\/100 (\[-?[\d.]+, -?[\d.]+\]|\(too few hands\)), adjusted -?[\d.]+ (\[-?[\d.]+, -?[\d.]+\]|\(too few hands\)) \((aivat-2|aivat-1|chance-1|mixed)\)$/);
     const sixMax = (await json(["ladder", "standings", "--format", "six-max"])) as Array<{ name: string }>;
     expect(sixMax.map((s) => s.name)).toContain("lad-remote");
     expect(sixMax.some((s) => s.name.startsWith("house-"))).toBe(true);

@@ -83,7 +83,7 @@ describe("records", () => {
     }, 20_000, "both bots rated");
     const rows = list.stdout.trimEnd().split("\n");
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating .* -?[\d.]+ bb\/100 \[-?[\d.]+, -?[\d.]+\], adjusted -?[\d.]+ \[-?[\d.]+, -?[\d.]+\] \(aivat-1\)  1 match, \d+ hands$/);
+    for (const row of rows) expect(row).toMatch(/^ {2}[12]\. rec-(raiser|caller) \(bot_\w+\) {2}rating .* -?[\d.]+ bb\/100 \[-?[\d.]+, -?[\d.]+\], adjusted -?[\d.]+ \[-?[\d.]+, -?[\d.]+\] \(aivat-2\)  1 match, \d+ hands$/);
     expect((await run(["ratings", "rec-raiser"])).stdout).toMatch(/^rec-raiser \(bot_\w+\) {2}rating /);
   });
 

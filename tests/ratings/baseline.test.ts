@@ -117,30 +117,37 @@ describe("the estimator in the ratings", () => {
   const hands = seededMatch(secret, 40);
   const deal = { matchId: "m", smallBlind: 5, bigBlind: 10, legacyDuplicate: false, deckSecret: secret, seatBots: ["bot_t", "bot_c"] };
 
-  test("each hand's figure is the chance-corrected one minus the weighted baseline (baseline-1) minus the flop's luck (aivat-1); with no deck it is the chance-corrected one", () => {
+  test("each hand's figure is the chance-corrected one minus the weighted baseline (baseline-1), minus the flop's luck (aivat-1), minus the deal's luck and the depth of the cards' luck (aivat-2); with no deck it is the chance-corrected one", () => {
     const decks = decksOf(deal, hands);
     expect(decks.every((d) => d !== null && d.length === 52)).toBe(true);
-    let moved = 0, flops = 0;
+    let moved = 0, flops = 0, deals = 0, depths = 0;
     hands.forEach((hand, i) => {
       for (const r of adjustedHandResults(hand, decks[i])) {
         expect(r.baselineAdjustedBb).toBeCloseTo(r.correctedBb - BASELINE_WEIGHT * r.baselineBb!, 12);
-        expect(r.estimatedBb).toBeCloseTo(r.baselineAdjustedBb - r.flopLuckBb!, 12);
+        expect(r.aivat1Bb).toBeCloseTo(r.baselineAdjustedBb - r.flopLuckBb!, 12);
+        expect(r.estimatedBb).toBeCloseTo(r.aivat1Bb - r.dealLuckBb! - r.depthLuckBb!, 12);
         if (r.baselineBb !== 0) moved++;
         if (r.flopLuckBb !== 0) flops++;
+        if (r.dealLuckBb !== 0) deals++;
+        if (r.depthLuckBb !== 0) depths++;
       }
-      for (const r of adjustedHandResults(hand, null)) expect([r.baselineBb, r.flopLuckBb, r.estimatedBb]).toEqual([null, null, r.correctedBb]);
+      for (const r of adjustedHandResults(hand, null)) {
+        expect([r.baselineBb, r.flopLuckBb, r.dealLuckBb, r.depthLuckBb, r.aivat1Bb, r.estimatedBb]).toEqual([null, null, null, null, r.correctedBb, r.correctedBb]);
+      }
     });
     expect(moved).toBeGreaterThan(10);
     expect(flops).toBeGreaterThan(5);
+    expect(deals).toBeGreaterThan(10);
+    expect(depths).toBeGreaterThan(5);
   });
 
-  test("a match is rated by aivat-1 only when every hand's whole deck is known, else by chance-1; raw sums agree", () => {
+  test("a match is rated by aivat-2 only when every hand's whole deck is known, else by chance-1; raw sums agree", () => {
     const decks = decksOf(deal, hands);
     const withDecks = ratedMatchOf(["bot_t", "bot_c"], hands, decks);
     const without = ratedMatchOf(["bot_t", "bot_c"], hands);
     const oneMissing = ratedMatchOf(["bot_t", "bot_c"], hands, decks.map((d, i) => (i === 3 ? null : d)));
     const short = ratedMatchOf(["bot_t", "bot_c"], hands, decks.map((d) => d!.slice(0, 12)));
-    expect([withDecks.estimator, without.estimator, oneMissing.estimator, short.estimator]).toEqual(["aivat-1", "chance-1", "chance-1", "chance-1"]);
+    expect([withDecks.estimator, without.estimator, oneMissing.estimator, short.estimator]).toEqual(["aivat-2", "chance-1", "chance-1", "chance-1"]);
     expect(oneMissing.results).toEqual(without.results);
     expect(withDecks.results.map((r) => r.hands.sumBb)).toEqual(without.results.map((r) => r.hands.sumBb));
     expect(withDecks.results[0].hands.sumAdjustedBb).not.toBe(without.results[0].hands.sumAdjustedBb);
@@ -155,7 +162,7 @@ describe("the estimator in the ratings", () => {
 });
 
 describe("cli eval's matches", () => {
-  test("a seeded duplicate pair played locally has every hand's deck (both copies), so eval's adjusted figure is aivat-1", async () => {
+  test("a seeded duplicate pair played locally has every hand's deck (both copies), so eval's adjusted figure is aivat-2", async () => {
     const { loadPlayers, playLocalMatch } = await import("../../src/cli/local-match.ts");
     const { decksOfSeededMatch } = await import("../../src/cli/eval-runner.ts");
     const players = await loadPlayers(["tight", "caller"], process.cwd());
@@ -164,7 +171,7 @@ describe("cli eval's matches", () => {
     expect(result.histories.length).toBeGreaterThan(30);
     expect(decks).toHaveLength(result.histories.length);
     expect(decks.every((deck) => deck !== null)).toBe(true);
-    expect(ratedMatchOf(players.map((p) => p.name), result.histories, decks).estimator).toBe("aivat-1");
+    expect(ratedMatchOf(players.map((p) => p.name), result.histories, decks).estimator).toBe("aivat-2");
     // Another seed's decks do not deal these cards.
     expect(decksOfSeededMatch("another seed", result.histories).every((deck) => deck === null)).toBe(true);
   });

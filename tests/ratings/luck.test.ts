@@ -44,7 +44,7 @@ test("a stored checked-down hand: the corrected figure takes the turn's and rive
 test("a hand without an all-in runout: adjusted = raw", () => {
   const state = play(table([100, 100], 0), [[0, "raise", 10], [1, "fold"]]);
   expect(adjustedHandResults(stored(state, ["a", "b"]))).toEqual([
-    { botId: "a", rawBb: 1, adjustedBb: 1, correctedBb: 1, baselineBb: null, baselineAdjustedBb: 1, flopLuckBb: null, estimatedBb: 1 },
-    { botId: "b", rawBb: -1, adjustedBb: -1, correctedBb: -1, baselineBb: null, baselineAdjustedBb: -1, flopLuckBb: null, estimatedBb: -1 },
+    { botId: "a", rawBb: 1, adjustedBb: 1, correctedBb: 1, baselineBb: null, baselineAdjustedBb: 1, flopLuckBb: null, aivat1Bb: 1, dealLuckBb: null, depthLuckBb: null, estimatedBb: 1 },
+    { botId: "b", rawBb: -1, adjustedBb: -1, correctedBb: -1, baselineBb: null, baselineAdjustedBb: -1, flopLuckBb: null, aivat1Bb: -1, dealLuckBb: null, depthLuckBb: null, estimatedBb: -1 },
   ]);
 });

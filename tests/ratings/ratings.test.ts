@@ -70,7 +70,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
       expect(a.rating > b.rating || (a.rating === b.rating && a.botId < b.botId)).toBe(true);
     }
     for (const entry of ours) {
-      expect(entry.estimator).toBe("aivat-1");
+      expect(entry.estimator).toBe("aivat-2");
       expect(entry.rating).toBeCloseTo(entry.mu - 3 * entry.sigma, 10);
       expect(entry.sigma).toBeLessThan(25 / 3);
       // Independent count from the public records: matches and per-hand results in big blinds.
@@ -85,7 +85,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
           if (me) xs.push((me.finalStack - me.startingStack) / hand.bigBlind);
         }
         for (const { hand, deck } of await storedHands(match.matchId)) {
-          // Every match here is dealt from a committed secret: the deck is known, the estimator is aivat-1.
+          // Every match here is dealt from a committed secret: the deck is known, the estimator is aivat-2.
           expect(deck).not.toBeNull();
           const mine = adjustedHandResults(hand, deck).find((r) => r.botId === entry.botId);
           if (mine) adjusted.push(mine.estimatedBb);
@@ -121,13 +121,13 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     expect(rowsBefore).toHaveLength(before.length);
     expect(await stored()).toEqual(rowsBefore);
     expect((await h.call("GET", "/api/ratings?limit=500")).body).toEqual(before);
-    // Records rated by the previous estimator (as migration 0020 marks them): the rebuild rates every match again with aivat-1.
+    // Records rated by the previous estimator (as migration 0020 marks them): the rebuild rates every match again with aivat-2.
     await h.database.db.execute(sql`update matches set rating_estimator = 'chance-1' where rated_seq is not null`);
     await h.database.db.execute(sql`update bot_ratings set estimator = 'chance-1'`);
     await rebuildRatings(h.database.db);
     expect(await stored()).toEqual(rowsBefore);
     const estimators = await queryRows<{ estimator: string | null; n: number }>(h.database.db, sql`select rating_estimator as estimator, count(*)::int as n from matches where rated_seq is not null group by 1`);
-    expect(estimators).toEqual([{ estimator: "aivat-1", n: expect.any(Number) }]);
+    expect(estimators).toEqual([{ estimator: "aivat-2", n: expect.any(Number) }]);
     expect(estimators[0].n).toBeGreaterThan(5);
   });
 
@@ -158,7 +158,7 @@ describe("OpenSkill ratings with uncertainty, win rates with confidence interval
     await h.app.services.ratingsApplier.settled();
     expect((await h.call("GET", `/api/matches?botId=${mine[0].botId}`)).body).toHaveLength(2);
     const prior = await h.call("GET", `/api/ratings/${mine[0].botId}`);
-    expect(prior.body).toEqual({ botId: mine[0].botId, mu: 25, sigma: 25 / 3, rating: 0, matchesPlayed: 0, handsPlayed: 0, bbPer100: 0, bbPer100Ci95: null, bbPer100Adjusted: 0, bbPer100AdjustedCi95: null, estimator: "aivat-1" });
+    expect(prior.body).toEqual({ botId: mine[0].botId, mu: 25, sigma: 25 / 3, rating: 0, matchesPlayed: 0, handsPlayed: 0, bbPer100: 0, bbPer100Ci95: null, bbPer100Adjusted: 0, bbPer100AdjustedCi95: null, estimator: "aivat-2" });
     expect((await h.call("GET", "/api/ratings?limit=500")).body.some((r: any) => r.botId === mine[0].botId)).toBe(false);
     expect((await h.call("GET", "/api/ratings/bot_nobody")).status).toBe(404);
     const bad = await h.call("GET", "/api/ratings?limit=0");

@@ -128,7 +128,7 @@ describe("the web pages, in a real browser", () => {
     expect(await page.locator(`[data-stat="bbPer100"]`).textContent()).toBe(shown(rating.bbPer100, rating.bbPer100Ci95));
     expect(await page.locator(`[data-stat="bbPer100Adjusted"]`).textContent()).toBe(shown(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95));
     expect(await page.locator(`[data-stat="estimator"]`).textContent()).toBe(rating.estimator);
-    expect(rating.estimator).toBe("aivat-1");
+    expect(rating.estimator).toBe("aivat-2");
     expect(await page.locator(`a[href="/matches/${world.matchIds[0]}"]`).count()).toBe(1);
     expect(await page.locator("#net-chart svg polyline").count()).toBe(1);
     await page.close();

@@ -1,13 +1,13 @@
 /**
  * Per-bot results of one stored hand in big blinds: as dealt (raw), with the all-in adjustment
  * (src/poker/all-in-equity.ts), chance-corrected as well (src/poker/chance-correction.ts), and the
- * current estimator's figure (estimator.ts: the reference's baseline and the flop's luck taken out too); see
+ * current estimator's figure (estimator.ts: the reference's baseline, the flop's luck, the deal's luck and the depth of the cards' luck taken out too); see
  * docs/RATINGS.md. The ratings fold these into bb/100 and its interval; every figure but the raw one
  * is an expectation (fractional big blinds), never a payout.
  */
 import { chanceCorrectedResults } from "../../poker/chance-correction";
 import type { StoredHand } from "../match-host/hand-history";
-import { BASELINE_WEIGHT, CURRENT_ESTIMATOR, handBaseline, handFlopLuck, type EstimatorName } from "./estimator";
+import { BASELINE_WEIGHT, CURRENT_ESTIMATOR, handBaseline, handDeckLuck, type EstimatorName } from "./estimator";
 import { addHandResult, noHands, type HandResults, type MatchResult } from "./skill";
 
 export interface BotHandResult {
@@ -22,7 +22,12 @@ export interface BotHandResult {
   baselineAdjustedBb: number;
   /** The flop's luck for this player, weighted (src/poker/flop-luck.ts), null without the hand's whole deck. */
   flopLuckBb: number | null;
-  /** The figure the ratings use (aivat-1): baselineAdjustedBb − flopLuckBb; correctedBb without a deck (chance-1). */
+  /** aivat-1: baselineAdjustedBb − flopLuckBb; correctedBb without a deck. */
+  aivat1Bb: number;
+  /** The deal's luck (src/poker/deal-luck.ts) and the depth of the cards' luck (src/poker/depth-luck.ts), null without the whole deck. */
+  dealLuckBb: number | null;
+  depthLuckBb: number | null;
+  /** The figure the ratings use (aivat-2): aivat1Bb − dealLuckBb − depthLuckBb; correctedBb without a deck (chance-1). */
   estimatedBb: number;
 }
 
@@ -30,12 +35,15 @@ export interface BotHandResult {
 export function adjustedHandResults(hand: StoredHand, deck: readonly number[] | null = null): BotHandResult[] {
   const results = chanceCorrectedResults(hand);
   const baseline = handBaseline(hand, deck);
-  const flop = handFlopLuck(hand, deck);
+  const luck = handDeckLuck(hand, deck);
   return hand.players.map((player, i) => {
     const correctedBb = results[i].corrected / hand.bigBlind;
     const baselineBb = baseline === null ? null : baseline[i] / hand.bigBlind;
     const baselineAdjustedBb = baselineBb === null ? correctedBb : correctedBb - BASELINE_WEIGHT * baselineBb;
-    const flopLuckBb = flop === null ? null : flop[i] / hand.bigBlind;
+    const flopLuckBb = luck === null ? null : luck.flop[i] / hand.bigBlind;
+    const dealLuckBb = luck === null ? null : luck.deal[i] / hand.bigBlind;
+    const depthLuckBb = luck === null ? null : luck.depth[i] / hand.bigBlind;
+    const aivat1Bb = baselineBb === null || flopLuckBb === null ? correctedBb : baselineAdjustedBb - flopLuckBb;
     return {
       botId: player.botId,
       rawBb: results[i].raw / hand.bigBlind,
@@ -44,7 +52,10 @@ export function adjustedHandResults(hand: StoredHand, deck: readonly number[] | 
       baselineBb,
       baselineAdjustedBb,
       flopLuckBb,
-      estimatedBb: baselineBb === null || flopLuckBb === null ? correctedBb : baselineAdjustedBb - flopLuckBb,
+      aivat1Bb,
+      dealLuckBb,
+      depthLuckBb,
+      estimatedBb: baselineBb === null || dealLuckBb === null || depthLuckBb === null ? correctedBb : aivat1Bb - dealLuckBb - depthLuckBb,
     };
   });
 }

@@ -92,7 +92,7 @@ function opponentsSection(opponents: OpponentResults[], names: Names): string {
 <td class="num" data-rate="raw">${rateWithInterval(o.bbPer100, o.bbPer100Ci95)}</td><td class="num" data-rate="adjusted">${rateWithInterval(o.bbPer100Adjusted, o.bbPer100AdjustedCi95)}</td></tr>`,
           )
           .join("")}</tbody></table>`;
-  return `<section aria-labelledby="opponents-title"><h2 id="opponents-title">Results by opponent</h2><p class="muted">Rated matches only. Its own hands against each opponent (at a table of more, they count against each of the others); adjusted: the luck taken out by the estimator that rated the matches (docs/RATINGS.md; aivat-1 today).</p>${body}</section>`;
+  return `<section aria-labelledby="opponents-title"><h2 id="opponents-title">Results by opponent</h2><p class="muted">Rated matches only. Its own hands against each opponent (at a table of more, they count against each of the others); adjusted: the luck taken out by the estimator that rated the matches (docs/RATINGS.md; aivat-2 today).</p>${body}</section>`;
 }
 
 export function botPage(d: BotPageData, names: Names): string {
@@ -102,7 +102,7 @@ export function botPage(d: BotPageData, names: Names): string {
     rating && rating.matchesPlayed > 0
       ? `<div><dt>Rating (μ − 3σ)</dt><dd data-stat="rating">${fixed(rating.rating, 2)}</dd></div><div><dt>μ ± σ</dt><dd>${fixed(rating.mu, 2)} ± ${fixed(rating.sigma, 2)}</dd></div>
 <div><dt>bb/100 (95 %)</dt><dd data-stat="bbPer100">${rateWithInterval(rating.bbPer100, rating.bbPer100Ci95)}</dd></div>
-<div><dt title="the luck the cards dealt taken out (docs/RATINGS.md): all-in adjusted, chance corrected and, with aivat-1, a reference bot's results on the same deals and the flop's luck">adjusted bb/100 (95 %)</dt><dd data-stat="bbPer100Adjusted">${rateWithInterval(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)}</dd></div>
+<div><dt title="the luck the cards dealt taken out (docs/RATINGS.md): all-in adjusted, chance corrected and, with aivat-2, a reference bot's results on the same deals and the luck of the deal and of the flop">adjusted bb/100 (95 %)</dt><dd data-stat="bbPer100Adjusted">${rateWithInterval(rating.bbPer100Adjusted, rating.bbPer100AdjustedCi95)}</dd></div>
 <div><dt title="which estimator took the luck out (docs/RATINGS.md, Estimators)">estimator</dt><dd data-stat="estimator">${escapeHtml(rating.estimator)}</dd></div>`
       : `<div><dt>Rating</dt><dd class="muted">not rated yet</dd></div>`;
   return page(
