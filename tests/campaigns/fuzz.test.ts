@@ -14,7 +14,7 @@ import { CreateTableBody, SeatBody } from "../../src/modules/tables/model";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 import { WsBot } from "../support/ws-bot";
-import { callApi, errorShapeProblem, intFromEnv, Rng, rowsOf, seedFrom } from "./support";
+import { callApi, errorShapeProblem, intFromEnv, jsonRpcErrorProblem, Rng, rowsOf, seedFrom } from "./support";
 
 const SEED = seedFrom("FUZZ_SEED");
 const CASES = intFromEnv("FUZZ_CASES", 40);
@@ -294,7 +294,7 @@ describe("fuzzing", () => {
         if (response.status >= 500) problems.push(`${where}: ${response.status} ${response.text.slice(0, 200)}`);
         if (method !== "get" && response.status < 400) problems.push(`${where}: a hostile write answered ${response.status} ${response.text.slice(0, 200)}`);
         if (response.status >= 400) {
-          const problem = errorShapeProblem(response.body);
+          const problem = path === "/mcp" ? jsonRpcErrorProblem(response.status, response.body) : errorShapeProblem(response.body);
           // SQL-looking text in an answer may just be our own input echoed back in a validation message.
           const echoedSql = problem?.includes("(sql)") && /select|insert|drop|update/i.test(`${request.path}${request.rawBody}`);
           if (problem && !echoedSql) problems.push(`${where}: ${problem}`);

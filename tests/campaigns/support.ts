@@ -205,6 +205,21 @@ export function errorShapeProblem(body: any): string | null {
   return null;
 }
 
+/**
+ * /mcp speaks JSON-RPC (the Model Context Protocol): a request the MCP transport refuses is a 4xx
+ * whose body is a JSON-RPC error (an integer code, a message; docs/INTEROP.md); what every route's
+ * guards refuse first (a missing or bad token, a foreign Origin, the body's size, media type, JSON,
+ * depth) answers the API's §8 body. Either shape, nothing internal. Returns a problem or null.
+ */
+export function jsonRpcErrorProblem(status: number, body: any): string | null {
+  if (status === 401 || status === 403 || (typeof body?.error?.code === "string" && !("jsonrpc" in body))) return errorShapeProblem(body);
+  if (typeof body !== "object" || body === null || body.jsonrpc !== "2.0") return `not a JSON-RPC answer: ${JSON.stringify(body).slice(0, 200)}`;
+  const error = body.error;
+  if (typeof error !== "object" || error === null || !Number.isInteger(error.code) || typeof error.message !== "string") return `not a JSON-RPC error: ${JSON.stringify(body).slice(0, 200)}`;
+  const leak = internalsLeak(JSON.stringify(body));
+  return leak ? `leaks internals (${leak}): ${JSON.stringify(body).slice(0, 300)}` : null;
+}
+
 /** Stack traces, SQL, file paths, driver names in a response body. */
 export function internalsLeak(text: string): string | null {
   const patterns: Array<[string, RegExp]> = [
