@@ -356,7 +356,6 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
         faucetAmount: deps.config.faucetAmount,
         transactions: (developerId, page) => listTransactions(deps.db, developerId, page),
-        connections: (botIds) => connectionsOf(deps.db, botIds),
       }),
     );
   return Object.assign(app, { services, metrics });

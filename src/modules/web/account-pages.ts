@@ -5,6 +5,7 @@
  */
 import type { TransactionView } from "../credits/transactions";
 import type { CodeVersionView, HostedLogView } from "../hosted/service";
+import type { BotConnection } from "../bots/connection-words";
 import type { LadderEntryView } from "../ladder/service";
 import { entryStateInWords } from "../ladder/words";
 import { page, time } from "./layout";
@@ -46,9 +47,8 @@ export interface OwnedBotRow {
   hosted: boolean;
   codeVersion: number | null;
   house: boolean;
-  connected: boolean;
-  /** How it is connected now, when it is (a socket, an agent through /mcp, an ACPC player). */
-  connectedVia: "socket" | "agent" | "acpc" | null;
+  /** How it plays now (the owner's view, GET /api/me/bots): built-in, hosted, or connected by socket, agent or ACPC, or offline. */
+  connection: BotConnection;
   ladder: LadderEntryView[];
 }
 
@@ -57,18 +57,18 @@ export interface OwnedBotRow {
  * developer's own program: over the bot socket, an LLM agent through /mcp, or an ACPC player on its
  * TCP port (as it is connected now; not connected, the ways it can be).
  */
-export function playsBy(bot: Pick<OwnedBotRow, "strategy" | "hosted" | "codeVersion" | "connectedVia">): { kind: string; words: string } {
+export function playsBy(bot: Pick<OwnedBotRow, "strategy" | "hosted" | "codeVersion" | "connection">): { kind: string; words: string } {
   if (bot.strategy) return { kind: "built-in", words: `built-in (${bot.strategy}), played by the service` };
   if (bot.hosted) return { kind: "hosted", words: `hosted: the service runs version ${bot.codeVersion} of your file` };
-  if (bot.connectedVia === "agent") return { kind: "agent", words: "an LLM agent, through /mcp (docs/INTEROP.md)" };
-  if (bot.connectedVia === "acpc") return { kind: "acpc", words: "an ACPC player, on its one-time TCP port (docs/INTEROP.md)" };
-  if (bot.connectedVia === "socket") return { kind: "socket", words: "your program, over the bot socket (WebSocket)" };
+  if (bot.connection === "agent") return { kind: "agent", words: "an LLM agent, through /mcp (docs/INTEROP.md)" };
+  if (bot.connection === "acpc") return { kind: "acpc", words: "an ACPC player, on its one-time TCP port (docs/INTEROP.md)" };
+  if (bot.connection === "socket") return { kind: "socket", words: "your program, over the bot socket (WebSocket)" };
   return { kind: "socket", words: "your program: over the bot socket (WebSocket), an agent through /mcp, or an ACPC player" };
 }
 
 function connection(bot: OwnedBotRow): string {
   if (bot.strategy || bot.hosted) return `<span class="muted">not needed</span>`;
-  return bot.connected ? `<span class="badge running" data-connected="true">connected</span>` : `<span class="badge paused" data-connected="false">not connected</span>`;
+  return bot.connection !== "offline" ? `<span class="badge running" data-connected="true">connected</span>` : `<span class="badge paused" data-connected="false">not connected</span>`;
 }
 
 function botRows(bots: OwnedBotRow[]): string {

@@ -38,8 +38,6 @@ export interface AccountDeps {
   trustProxy: TrustProxy;
   faucetAmount: number;
   transactions: (developerId: string, page: { limit?: number; before?: string }) => Promise<{ items: TransactionView[]; next: string | null }>;
-  /** Of these bots, those connected now (on any live node), and how: a socket, an agent through /mcp, an ACPC player. */
-  connections: (botIds: string[]) => Promise<Map<string, "socket" | "agent" | "acpc">>;
 }
 
 /** The upload form's body: a multipart form carrying the file, taken raw within the file's cap and a margin for the form around it. */
@@ -198,8 +196,8 @@ export function accountModule(deps: AccountDeps) {
           deps.bots.listOwned(developerId, { limit: PAGE.max }).then((page) => deps.bots.ownedViews(page.items)),
           deps.ladder.mine(developerId),
         ]);
-        const connections = await deps.connections(owned.map((b) => b.botId));
-        const bots = owned.map((b) => ({ ...b, connected: connections.has(b.botId), connectedVia: connections.get(b.botId) ?? null, ladder: entries.filter((e) => e.botId === b.botId) }));
+        // ownedViews says how each bot is connected (bot_presence), as GET /api/me/bots does.
+        const bots = owned.map((b) => ({ ...b, ladder: entries.filter((e) => e.botId === b.botId) }));
         const names = Object.fromEntries(owned.map((b) => [b.botId, b.name]));
         return htmlResponse(
           mePage({ csrf: csrfTokenOf(session.token), developer, balance, faucetAmount: deps.faucetAmount, transactions, bots, names, notice: NOTICES[query.notice ?? ""] }),
