@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { until } from "../support/nodes";
 import { createBot, registerWithCredits, type TestServer } from "../support/server";
@@ -66,6 +67,14 @@ export function collectErrors(page: Page): string[] {
   });
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
+}
+
+/** A new page of `browser` at `url`, its console errors collected into `errors`; the page must answer 200. */
+export async function openPage(browser: Browser, url: string, errors: string[], viewport = { width: 1200, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  errors.push(...collectErrors(page));
+  expect((await page.goto(url))!.status()).toBe(200);
+  return page;
 }
 
 /** Elements (outside tables, which scroll inside their sections) reaching past `width`, and the page's scroll width. */

@@ -9,7 +9,7 @@ import { startTestServer, createBot, registerWithCredits, type TestServer } from
 import { until } from "../support/nodes";
 import { Spectator } from "../support/spectator";
 import { WsBot } from "../support/ws-bot";
-import { collectErrors, launchChromium } from "./fixture";
+import { launchChromium, openPage } from "./fixture";
 import { fixtureSource, uploadOverHttp } from "../hosted/duplicate-support";
 
 setDefaultTimeout(60_000);
@@ -28,12 +28,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(path: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  errors.push(...collectErrors(page));
-  expect((await page.goto(`${server.url}${path}`))!.status()).toBe(200);
-  return page;
-}
+const open = (path: string): Promise<Page> => openPage(browser, `${server.url}${path}`, errors);
 
 const newTable = async (body: Record<string, unknown>) => (await server.api("POST", "/api/tables", { token, body })).body.tableId as string;
 const seat = (tableId: string, botId: string) => server.api("POST", `/api/tables/${tableId}/join`, { token, body: { botId } });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { until } from "../support/nodes";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
-import { collectErrors, launchChromium } from "./fixture";
+import { launchChromium, openPage } from "./fixture";
 
 setDefaultTimeout(90_000);
 
@@ -48,13 +48,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(path: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  errors.push(...collectErrors(page));
-  const response = await page.goto(`${server.url}${path}`);
-  expect(response!.status()).toBe(200);
-  return page;
-}
+const open = (path: string): Promise<Page> => openPage(browser, `${server.url}${path}`, errors);
 
 test("/tournaments lists upcoming, running and finished events", async () => {
   const page = await open("/tournaments");
