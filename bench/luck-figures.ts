@@ -39,7 +39,7 @@ export const FIGURES = ["raw", "all-in adjusted", "chance-1", "baseline-1", "aiv
 type Figure = (typeof FIGURES)[number];
 const pick: Record<Exclude<Figure, "outside reference">, (r: BotHandResult) => number> = {
   raw: (r) => r.rawBb,
-  "all-in adjusted": (r) => r.adjustedBb,
+  "all-in adjusted": (r) => r.allInEquityBb,
   "chance-1": (r) => r.correctedBb,
   "baseline-1": (r) => r.baselineAdjustedBb,
   "aivat-1": (r) => r.aivat1Bb,

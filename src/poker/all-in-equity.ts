@@ -1,15 +1,15 @@
 /**
  * All-in adjustment (issue 26; docs/RATINGS.md). When a hand's betting ends before the river with
  * two or more players left (someone all in) and the board is then run out, the cards that came
- * decide a pot nobody could act on any more: luck, not skill. The adjusted result credits each
+ * decide a pot nobody could act on any more: luck, not skill. The all-in equity result credits each
  * contested pot by each contestant's exact expected share over EVERY runout of the rest of the
  * board, enumerated with our evaluator; side pots by their own contestants; a tie split as the
  * showdown splits it (odd chips to the winners nearest the button's left, showdown.ts tieShare).
  *
- * The adjusted figure is an expectation, not money: it is fractional (chips × count / runouts)
+ * The all-in equity figure is an expectation, not money: it is fractional (chips × count / runouts)
  * and only ever feeds statistics (bb/100 and its interval); stacks and payouts stay the integer
  * results of the cards that came. It is unbiased: given everything dealt so far, every runout of
- * the unseen cards is equally likely, so the adjusted result is the conditional mean of the raw one.
+ * the unseen cards is equally likely, so the all-in equity result is the conditional mean of the raw one.
  *
  * Pure: no RNG (exhaustive enumeration), no clock; the inputs are never mutated.
  */
@@ -257,28 +257,28 @@ export function allInSpot(hand: FinishedHandRecord): AllInSpot | null {
   };
 }
 
-export interface AdjustedResult {
+export interface AllInEquityResult {
   seat: number;
   /** Chips won (negative: lost) as dealt: final stack − starting stack. */
   raw: number;
   /** The same with every contested pot of an all-in runout credited by exact equity (fractional: an expectation). */
-  adjusted: number;
+  allInEquity: number;
 }
 
-/** Raw and all-in-adjusted net result of every player of a finished hand, in the history's player order. */
-export function allInAdjustedResults(hand: FinishedHandRecord): AdjustedResult[] {
-  const results = hand.players.map((p) => ({ seat: p.seat, raw: p.finalStack - p.startingStack, adjusted: p.finalStack - p.startingStack }));
+/** Raw and all-in equity net result of every player of a finished hand, in the history's player order. */
+export function allInEquityResults(hand: FinishedHandRecord): AllInEquityResult[] {
+  const results = hand.players.map((p) => ({ seat: p.seat, raw: p.finalStack - p.startingStack, allInEquity: p.finalStack - p.startingStack }));
   const spot = allInSpot(hand);
   if (spot === null) return results;
   const bySeat = new Map(results.map((r) => [r.seat, r]));
   potEquities(spot).forEach((equity, i) => {
     // What the cards that came paid goes back; what every runout pays on average comes instead.
     const award = hand.pots[i];
-    award.winners.forEach((seat, j) => (bySeat.get(seat)!.adjusted -= award.shares[j]));
-    equity.eligible.forEach((seat, j) => (bySeat.get(seat)!.adjusted += equity.expected[j]));
+    award.winners.forEach((seat, j) => (bySeat.get(seat)!.allInEquity -= award.shares[j]));
+    equity.eligible.forEach((seat, j) => (bySeat.get(seat)!.allInEquity += equity.expected[j]));
   });
   let drift = 0;
-  for (const r of results) drift += r.adjusted - r.raw;
+  for (const r of results) drift += r.allInEquity - r.raw;
   // The adjustment only moves each pot between its own contestants: the players' total is unchanged.
   if (Math.abs(drift) > 1e-9 * (1 + spot.pots.reduce((sum, pot) => sum + pot.amount, 0))) invariantViolated(`the adjustment changed the players' total by ${drift}`);
   return results;

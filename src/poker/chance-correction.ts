@@ -7,7 +7,7 @@
  *
  * both by enumeration over the unseen cards (potEquities). Given everything before the card, every
  * unseen card is equally likely, so the luck has mean zero whatever the bots do afterwards, for any
- * fixed weight w: the corrected result (the all-in-adjusted result minus the luck of every such card)
+ * fixed weight w: the corrected result (the all-in equity result minus the luck of every such card)
  * has the raw result's expectation and, when the card's effect on the pot is large, less variance.
  *
  * The weight anticipates the betting still to come: a card that improves a player tends to grow the
@@ -20,7 +20,7 @@
  *
  * Pure; fractional results (expectations, never payouts).
  */
-import { allInAdjustedResults, potEquities, type AllInSpot, type FinishedHandRecord } from "./all-in-equity.ts";
+import { allInEquityResults, potEquities, type AllInSpot, type FinishedHandRecord } from "./all-in-equity.ts";
 import type { HandEvent } from "./hand-types.ts";
 import { invariantViolated } from "../lib/assert.ts";
 import { potsOfContributions } from "./showdown.ts";
@@ -159,13 +159,13 @@ export function streetLuck(hand: FinishedHandRecord): number[] {
 export interface ChanceCorrectedResult {
   seat: number;
   raw: number;
-  /** allInAdjustedResults' figure. */
-  adjusted: number;
-  /** adjusted − the (weighted) luck of the turn and river cards dealt while betting was open. */
+  /** allInEquityResults' figure. */
+  allInEquity: number;
+  /** allInEquity − the (weighted) luck of the turn and river cards dealt while betting was open. */
   corrected: number;
 }
 
 export function chanceCorrectedResults(hand: FinishedHandRecord): ChanceCorrectedResult[] {
   const luck = streetLuck(hand);
-  return allInAdjustedResults(hand).map((r, p) => ({ ...r, corrected: r.adjusted - luck[p] }));
+  return allInEquityResults(hand).map((r, p) => ({ ...r, corrected: r.allInEquity - luck[p] }));
 }

@@ -19,7 +19,7 @@ import { crosstableOf, standingsOf } from "../../src/modules/competitions/standi
 import { sidePots } from "../../src/poker/showdown";
 import { decodeChunk, encodeChunks } from "../../src/poker/hand-codec";
 import { fairDeck } from "../../src/poker/fair-deck";
-import { allInAdjustedResults, finishedHandRecord } from "../../src/poker/all-in-equity";
+import { allInEquityResults, finishedHandRecord } from "../../src/poker/all-in-equity";
 import { chanceCorrectedResults } from "../../src/poker/chance-correction";
 import { applyActionInPlace, legalActions, startHand } from "../../src/poker/hand";
 import { randomLegalAction } from "../../src/poker/simulate";
@@ -32,7 +32,7 @@ import { limitLiftsAt, HOUSE_LIMIT_WINDOW_MS } from "../../src/modules/ladder/ho
 import { setThreadIdle } from "../../src/lib/thread-priority";
 import type { HandState } from "../../src/poker/hand-types";
 import type { StoredHand } from "../../src/poker/hand-record";
-import type { TableConfig } from "../../src/modules/tables/model";
+import type { TableConfig } from "../../src/db/schema";
 import { handCorpus } from "../poker/hand-corpus";
 
 export interface DecisionCase<H = unknown> {
@@ -226,12 +226,12 @@ export const DECISION_CASES_PURE: DecisionCase[] = [
       const c = counter();
       let allIns = 0;
       for (const record of finishedRandomHands("decisions: luck", 60)) {
-        const adjusted = allInAdjustedResults(record);
+        const adjusted = allInEquityResults(record);
         const corrected = chanceCorrectedResults(record);
         // Each figure moves chips between the players, none made or lost.
-        expect(Math.abs(adjusted.reduce((sum, r) => sum + r.adjusted, 0))).toBeLessThan(1e-6);
+        expect(Math.abs(adjusted.reduce((sum, r) => sum + r.allInEquity, 0))).toBeLessThan(1e-6);
         expect(Math.abs(corrected.reduce((sum, r) => sum + r.corrected, 0))).toBeLessThan(1e-6);
-        if (adjusted.some((r) => Math.abs(r.adjusted - r.raw) > 1e-9)) allIns++;
+        if (adjusted.some((r) => Math.abs(r.allInEquity - r.raw) > 1e-9)) allIns++;
       }
       c.same(allIns > 0, true); // an all-in runout's chips are credited by equity, not as dealt
       c.same(allIns < 60, true);

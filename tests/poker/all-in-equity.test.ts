@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { allInAdjustedResults, allInSpot, binomial, finishedHandRecord, potEquities } from "../../src/poker/all-in-equity.ts";
+import { allInEquityResults, allInSpot, binomial, finishedHandRecord, potEquities } from "../../src/poker/all-in-equity.ts";
 import { parseCards } from "@poker-bots/core/cards";
 import { evaluate7 } from "@poker-bots/core/evaluator";
 import { applyActionInPlace, legalActions, startHand, type StartHandOptions } from "../../src/poker/hand.ts";
@@ -8,7 +8,7 @@ import { seededRng, shuffleDeck, uniformInt } from "@poker-bots/core/rng";
 import { randomLegalAction } from "../../src/poker/simulate.ts";
 import { play, riggedDeck, table } from "./helpers.ts";
 
-const results = (state: Parameters<typeof finishedHandRecord>[0]) => allInAdjustedResults(finishedHandRecord(state));
+const results = (state: Parameters<typeof finishedHandRecord>[0]) => allInEquityResults(finishedHandRecord(state));
 
 describe("all-in adjustment: hand-computed cases", () => {
   test("AhAs vs KhKd all in preflop: 81.95 % / 18.05 %, and exactly what brute-force counting gives", () => {
@@ -34,8 +34,8 @@ describe("all-in adjustment: hand-computed cases", () => {
     expect(boards).toBe(1_712_304);
     const acesEquity = (wins + ties / 2) / boards;
     expect(acesEquity).toBeCloseTo(0.8195, 4);
-    expect(aces.adjusted).toBeCloseTo(-200 + 400 * acesEquity, 9);
-    expect(kings.adjusted).toBeCloseTo(200 - 400 * acesEquity, 9);
+    expect(aces.allInEquity).toBeCloseTo(-200 + 400 * acesEquity, 9);
+    expect(kings.allInEquity).toBeCloseTo(200 - 400 * acesEquity, 9);
   });
 
   test("three-way turn all-in with a side pot: 34, 4 and 4 rivers of 42 for the main pot, 38 and 4 for the side pot", () => {
@@ -57,9 +57,9 @@ describe("all-in adjustment: hand-computed cases", () => {
     [400 * 38, 400 * 4].forEach((chips, i) => expect(side.expected[i] * 42).toBeCloseTo(chips, 9));
     const r = results(state);
     expect(r.map((x) => x.raw)).toEqual([-100, -300, 400]); // the ten came
-    expect(r[0].adjusted).toBeCloseTo(-100 + (300 * 34) / 42, 9);
-    expect(r[1].adjusted).toBeCloseTo(-300 + (300 * 4 + 400 * 38) / 42, 9);
-    expect(r[2].adjusted).toBeCloseTo(-300 + (300 * 4 + 400 * 4) / 42, 9);
+    expect(r[0].allInEquity).toBeCloseTo(-100 + (300 * 34) / 42, 9);
+    expect(r[1].allInEquity).toBeCloseTo(-300 + (300 * 4 + 400 * 38) / 42, 9);
+    expect(r[2].allInEquity).toBeCloseTo(-300 + (300 * 4 + 400 * 4) / 42, 9);
   });
 
   test("flop all-in against a player drawing dead: every one of the 990 runouts pays the same, adjusted = raw", () => {
@@ -71,7 +71,7 @@ describe("all-in adjustment: hand-computed cases", () => {
     const [pot] = potEquities(allInSpot(finishedHandRecord(state))!);
     expect(pot.runouts).toBe(binomial(45, 2));
     expect(pot.expected).toEqual([200, 0]);
-    expect(results(state)).toEqual([{ seat: 0, raw: 100, adjusted: 100 }, { seat: 1, raw: -100, adjusted: -100 }]);
+    expect(results(state)).toEqual([{ seat: 0, raw: 100, allInEquity: 100 }, { seat: 1, raw: -100, allInEquity: -100 }]);
   });
 
   test("a split pot on every runout: the odd chip goes to the winner nearest the button's left, as dealt and adjusted", () => {
@@ -88,13 +88,13 @@ describe("all-in adjustment: hand-computed cases", () => {
     expect(pot.runouts).toBe(52 - 4 - 6);
     expect(pot.amount).toBe(201);
     expect(pot.expected).toEqual([100, 101]); // seat 1 folded: seat 2 is the first winner left of the button
-    expect(results(state).map((x) => [x.raw, x.adjusted])).toEqual([[0, 0], [-1, -1], [1, 1]]);
+    expect(results(state).map((x) => [x.raw, x.allInEquity])).toEqual([[0, 0], [-1, -1], [1, 1]]);
   });
 
   test("no adjustment when the hand ends by folds or is decided by river betting", () => {
     const folded = play(table([100, 100], 0), [[0, "raise", 10], [1, "fold"]]);
     expect(allInSpot(finishedHandRecord(folded))).toBeNull();
-    expect(results(folded)).toEqual([{ seat: 0, raw: 2, adjusted: 2 }, { seat: 1, raw: -2, adjusted: -2 }]);
+    expect(results(folded)).toEqual([{ seat: 0, raw: 2, allInEquity: 2 }, { seat: 1, raw: -2, allInEquity: -2 }]);
     const river = play(table([100, 100], 0), [[0, "call"], [1, "check"], [1, "check"], [0, "check"], [1, "check"], [0, "check"], [1, "raise", 98], [0, "call"]]);
     expect(river.result!.shown.length).toBe(2);
     expect(allInSpot(finishedHandRecord(river))).toBeNull();
@@ -196,9 +196,9 @@ describe("all-in adjustment: property against brute force", () => {
       }
       replays += runouts;
       expectedReplays += binomial(unseen.length, 5 - spot.board.length);
-      const adjusted = allInAdjustedResults(finishedHandRecord(state));
-      adjusted.forEach((r, p) => expect(r.adjusted).toBeCloseTo(totals[p] / runouts - options.seats[p].stack, 9));
-      if (adjusted.some((r) => Math.abs(r.adjusted - r.raw) > 1e-9)) changedSpots++;
+      const adjusted = allInEquityResults(finishedHandRecord(state));
+      adjusted.forEach((r, p) => expect(r.allInEquity).toBeCloseTo(totals[p] / runouts - options.seats[p].stack, 9));
+      if (adjusted.some((r) => Math.abs(r.allInEquity - r.raw) > 1e-9)) changedSpots++;
     }
     expect(spots).toBe(SPOTS);
     expect(replays).toBe(expectedReplays);

@@ -22,7 +22,7 @@ describe("chance correction", () => {
     const [flop] = potEquities(spotOn("AsKd7c")), [turn] = potEquities(spotOn("AsKd7c2d"));
     const [aces, sevens] = chanceCorrectedResults(record);
     expect([aces.raw, sevens.raw]).toEqual([-30, 30]);
-    expect([aces.adjusted, sevens.adjusted]).toEqual([-30, 30]); // no all-in: nothing for the all-in adjustment
+    expect([aces.allInEquity, sevens.allInEquity]).toEqual([-30, 30]); // no all-in: nothing for the all-in adjustment
     // The river 7 pays the sevens all 60: their river luck is 60 − their turn equity, the turn's 2d their turn − flop equity.
     const sevensLuck = LUCK_WEIGHT.turn * (turn.expected[1] - flop.expected[1]) + LUCK_WEIGHT.river * (60 - turn.expected[1]);
     expect(sevens.corrected).toBeCloseTo(30 - sevensLuck, 9);
@@ -34,7 +34,7 @@ describe("chance correction", () => {
     expect(folded.map((r) => r.corrected)).toEqual([2, -2]);
     const allIn = finishedHandRecord(play(table([100, 100], 0), [[0, "call"], [1, "check"], [1, "raise", 98], [0, "call"]]));
     expect(luckyCards(allIn)).toEqual([]);
-    expect(chanceCorrectedResults(allIn).map((r) => r.corrected)).toEqual(chanceCorrectedResults(allIn).map((r) => r.adjusted));
+    expect(chanceCorrectedResults(allIn).map((r) => r.corrected)).toEqual(chanceCorrectedResults(allIn).map((r) => r.allInEquity));
   });
 
   test("unbiased: on random hands, each lucky card's luck averages to exactly 0 over every card that could have come", () => {

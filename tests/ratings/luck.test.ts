@@ -26,9 +26,9 @@ test("a stored preflop all-in: raw and adjusted results per bot in big blinds", 
   expect(aces.botId).toBe("bot_aces");
   expect([aces.rawBb, kings.rawBb]).toEqual([-100, 100]);
   // 400 chips at 81.946 % (bigBlind 2): −100 + 200 × 0.81946 big blinds.
-  expect(aces.adjustedBb).toBeCloseTo(-100 + 200 * 0.81946, 2);
-  expect(aces.adjustedBb + kings.adjustedBb).toBeCloseTo(0, 9);
-  expect(aces.correctedBb).toBe(aces.adjustedBb); // all in preflop: no card dealt with betting open
+  expect(aces.allInEquityBb).toBeCloseTo(-100 + 200 * 0.81946, 2);
+  expect(aces.allInEquityBb + kings.allInEquityBb).toBeCloseTo(0, 9);
+  expect(aces.correctedBb).toBe(aces.allInEquityBb); // all in preflop: no card dealt with betting open
 });
 
 test("a stored checked-down hand: the corrected figure takes the turn's and river's luck out", () => {
@@ -36,7 +36,7 @@ test("a stored checked-down hand: the corrected figure takes the turn's and rive
     [0, "raise", 10], [1, "call"], [1, "raise", 20], [0, "call"], [1, "check"], [0, "check"], [1, "check"], [0, "check"],
   ]);
   const [aces, sevens] = adjustedHandResults(stored(state, ["a", "b"]));
-  expect([aces.rawBb, aces.adjustedBb]).toEqual([-15, -15]);
+  expect([aces.rawBb, aces.allInEquityBb]).toEqual([-15, -15]);
   expect(aces.correctedBb).toBeGreaterThan(0); // the aces were well ahead on the flop
   expect(aces.correctedBb + sevens.correctedBb).toBeCloseTo(0, 9);
 });
@@ -44,7 +44,7 @@ test("a stored checked-down hand: the corrected figure takes the turn's and rive
 test("a hand without an all-in runout: adjusted = raw", () => {
   const state = play(table([100, 100], 0), [[0, "raise", 10], [1, "fold"]]);
   expect(adjustedHandResults(stored(state, ["a", "b"]))).toEqual([
-    { botId: "a", rawBb: 1, adjustedBb: 1, correctedBb: 1, baselineBb: null, baselineAdjustedBb: 1, flopLuckBb: null, aivat1Bb: 1, dealLuckBb: null, depthLuckBb: null, estimatedBb: 1 },
-    { botId: "b", rawBb: -1, adjustedBb: -1, correctedBb: -1, baselineBb: null, baselineAdjustedBb: -1, flopLuckBb: null, aivat1Bb: -1, dealLuckBb: null, depthLuckBb: null, estimatedBb: -1 },
+    { botId: "a", rawBb: 1, allInEquityBb: 1, correctedBb: 1, baselineBb: null, baselineAdjustedBb: 1, flopLuckBb: null, aivat1Bb: 1, dealLuckBb: null, depthLuckBb: null, estimatedBb: 1 },
+    { botId: "b", rawBb: -1, allInEquityBb: -1, correctedBb: -1, baselineBb: null, baselineAdjustedBb: -1, flopLuckBb: null, aivat1Bb: -1, dealLuckBb: null, depthLuckBb: null, estimatedBb: -1 },
   ]);
 });

@@ -13,8 +13,8 @@ import { addHandResult, noHands, type HandResults, type MatchResult } from "./sk
 export interface BotHandResult {
   botId: string;
   rawBb: number;
-  adjustedBb: number;
-  /** chance-1: all-in adjusted and chance corrected. */
+  allInEquityBb: number;
+  /** chance-1: all-in equity and chance corrected. */
   correctedBb: number;
   /** The reference's baseline for this player (src/poker/baseline.ts), null without the hand's deck. */
   baselineBb: number | null;
@@ -47,7 +47,7 @@ export function adjustedHandResults(hand: StoredHand, deck: readonly number[] | 
     return {
       botId: player.botId,
       rawBb: results[i].raw / hand.bigBlind,
-      adjustedBb: results[i].adjusted / hand.bigBlind,
+      allInEquityBb: results[i].allInEquity / hand.bigBlind,
       correctedBb,
       baselineBb,
       baselineAdjustedBb,
