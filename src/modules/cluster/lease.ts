@@ -78,7 +78,9 @@ export async function ownedTables(tx: Queryable, token: FenceToken | null, table
     tx,
     sql`select id from tables where id = any(${sql.param(tableIds)}::text[]) and host_id = ${token.hostId} order by id for share`,
   );
-  return new Set(owned.map((row) => row.id));
+  const ours = new Set(owned.map((row) => row.id));
+  invariant(owned.length === ours.size && owned.every((row) => tableIds.includes(row.id)), "the tables found ours are among those asked, once each");
+  return ours;
 }
 
 export class HostIdInUseError extends Error {}
@@ -148,6 +150,8 @@ export async function renewLease(db: Queryable, token: FenceToken): Promise<bool
     sql`update node_leases set expires_at = now() + ${`${LEASE_TTL_MS} milliseconds`}::interval
         where host_id = ${token.hostId} and epoch = ${token.epoch}::bigint returning 1`,
   );
+  // host_id is the key: one row renewed, or none (taken over).
+  invariant(rows.length <= 1, `renewing ${token.hostId}'s lease touched ${rows.length} rows`);
   return rows.length > 0;
 }
 
