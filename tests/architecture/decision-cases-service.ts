@@ -10,7 +10,9 @@ import { counter, type DecisionCase } from "./decision-cases-pure";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { DeckSeal } from "../../src/modules/match-host/deck-seal";
 import { keysetPage } from "../../src/lib/paging";
-import { developers } from "../../src/db/schema";
+import { developers, tournaments } from "../../src/db/schema";
+import { commitRound, revealRound, roundSecret } from "../../src/modules/match-host/round-decks";
+import { deckCommitment } from "../../src/poker/fair-deck";
 import { validateUpload } from "../../src/modules/hosted/upload";
 import { currentCodeVersions } from "../../src/modules/hosted/code-store";
 import { writeMatchStats } from "../../src/modules/stats/writer";
@@ -60,6 +62,23 @@ async function lastMatchOf(h: ServiceHarness, botId: string): Promise<string | n
 }
 
 export const DECISION_CASES_SERVICE: DecisionCase<ServiceHarness>[] = [
+  {
+    question: /^where a hosted round's one deck secret is committed/,
+    async decide(h) {
+      const c = counter();
+      const db = h.database.db;
+      const seal = new DeckSeal(db, undefined);
+      const { developerId } = await h.registerDeveloper();
+      await db.insert(tournaments).values({ id: "trn_decisions", kind: "round-robin", createdBy: developerId, settings: {}, status: "running", createdAt: new Date() });
+      const round = { tournamentId: "trn_decisions", round: 1 };
+      const commitment = await commitRound(db, seal, round, new Date());
+      c.same(await commitRound(db, seal, round, new Date()), commitment); // committed once: a second call keeps the first
+      const secret = await roundSecret(db, seal, round);
+      c.same(deckCommitment(secret), commitment); // every match of the round deals from the committed secret
+      c.same(await revealRound(db, seal, round, [], [], new Date()), secret);
+      return c.count;
+    },
+  },
   {
     question: /^what the ledger audit checks/,
     async decide(h) {
