@@ -29,10 +29,10 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-/** The audit's sessions on Postgres that are running a statement now. */
+/** The audit's sessions on this test's database that are running a statement now (other databases of the same server may run audits of their own). */
 const auditQueriesRunning = async () =>
   [...(await sql<{ pid: number; wait_event_type: string | null }[]>`
-    select pid, wait_event_type from pg_stat_activity where application_name = 'poker audit' and state = 'active'`)];
+    select pid, wait_event_type from pg_stat_activity where application_name = 'poker audit' and state = 'active' and datname = current_database()`)];
 
 /** Holds a table of the ledger locked (as a long write would) until the returned function is called. */
 async function ledgerLocked(table: "transactions" | "seats" = "transactions"): Promise<() => Promise<void>> {
