@@ -64,6 +64,7 @@ import { BotPresence, connectionsOf } from "./modules/protocol/presence";
 import { MatchHost } from "./modules/match-host/host";
 import { DeckSeal } from "./modules/match-host/deck-seal";
 import { HandMaintenance } from "./modules/match-host/hand-maintenance";
+import { handsRecordedOf } from "./modules/match-host/hand-store";
 import { TableRouting } from "./modules/cluster/routing";
 import type { AuthOptions } from "./plugins/auth";
 import { IdempotencyKeys } from "./plugins/idempotency";
@@ -208,6 +209,7 @@ export function createServices(deps: AppDeps): Services {
     gateway,
     host,
     routing,
+    handsRecorded: (matchIds) => handsRecordedOf(db, matchIds),
     hostId: config.hostId,
     defaultBuyIn: config.defaultBuyIn,
     maxOpenTablesPerDeveloper: config.maxOpenTablesPerDeveloper,

@@ -17,6 +17,7 @@ import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lea
 import { closeWaitingTable, expireEmptyTables, seatBot, unseatBot, type Seating } from "../tables/seating";
 import { closeWaitingPair, seatPair, unseatPair } from "../tables/twin-seating";
 import { refuseUnlessViaCompetition, shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
+import type { TableHost } from "../tables/service";
 import { builtInRng, dealSource } from "./deals";
 import { HandJournal } from "./journal";
 import { DeckSeal } from "./deck-seal";
@@ -25,8 +26,8 @@ import { DealStalledError } from "./deal-guard";
 import { abortTable } from "./persistence";
 import { assertTwinsTogether, MatchStarts } from "./twins";
 import { isLegacyDuplicate, tablesToResume } from "./resume";
-import type { TableRuntime } from "./runtime";
-import { createTableMachine } from "./table-machine";
+import type { TableRuntime } from "../tables/runtime";
+import { createTableMachine } from "../tables/table-machine";
 import { roundSecret } from "./round-decks";
 import { openHostedSeats, seatChannels } from "./hosted-seats";
 import { hostedBots } from "../hosted/code-store";
@@ -73,7 +74,7 @@ interface HostedTable {
  * hosted table (join, leave, close, read) is executed here, whichever node received it (see
  * cluster/routing.ts); one table's commands run one at a time, the database guards across nodes.
  */
-export class MatchHost {
+export class MatchHost implements TableHost {
   private readonly hosted = new Map<string, HostedTable>();
   private readonly tableOfBot = new Map<string, string>();
   private readonly machine: ReturnType<typeof createTableMachine>;

@@ -4,7 +4,7 @@ import { isConnectionLost, retryTransient, transientCode, type RetryOptions } fr
 import type { Clock } from "../../lib/clock";
 import type { MatchStore } from "./match-runner";
 import { emptyBatch, markMatchesStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
-import type { TableRuntime } from "./runtime";
+import type { TableRuntime } from "../tables/runtime";
 import { finishMatches, type FinishedMatch } from "./match-finish";
 import { FencedError, leaseHolds, type FenceToken } from "../cluster/lease";
 import { RESERVATION_BLOCK } from "./deal-guard";

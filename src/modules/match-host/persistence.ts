@@ -8,7 +8,7 @@ import { upsertChunks } from "./hand-store";
 import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
 import { cashoutWithin } from "../credits/ledger";
-import { assertLease, FencedError, leaseHolds, ownedTables, type FenceToken } from "../cluster/lease";
+import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
 export interface SeatClosure {
@@ -278,25 +278,3 @@ async function endPairWithTwin(tx: Tx, twin: string, deckSecret: string | null):
       and (select count(distinct developer_id) from match_players where match_id = ${twin}) > 1`);
 }
 
-export { handsRecordedOf } from "./hand-store";
-
-export async function openSeatsOf(db: Queryable, tableIds: string[]) {
-  if (tableIds.length === 0) return [];
-  return db.select().from(seats).where(and(anyOf(seats.tableId, tableIds), eq(seats.status, "open")));
-}
-
-/**
- * A leave asked for mid-match, written before it is answered "leaving": a node that takes the
- * table over reads it back (resume.ts), so an acknowledged leave survives any failover.
- */
-export async function markSeatLeaving(db: Queryable, seatId: string, tableId: string, fence: FenceToken | null, retry: RetryOptions = {}): Promise<void> {
-  const marked = await retryTransient(
-    () =>
-      queryRows(db, sql`update seats set leaving = true where id = ${seatId} and status = 'open' and ${leaseHolds(fence, tableId)} returning 1`),
-    retry,
-  );
-  if (marked.length > 0 || !fence) return;
-  // No row: the seat was just cashed out (its match ended, or it busted, a moment ago), or the table is another node's now.
-  const [seat] = await queryRows<{ status: string }>(db, sql`select status from seats where id = ${seatId}`);
-  if (seat?.status === "open") throw new FencedError(fence);
-}

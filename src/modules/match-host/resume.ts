@@ -5,7 +5,7 @@ import type { BuiltInStrategy } from "../bots/model";
 import type { DeckSeal } from "./deck-seal";
 import { recordedHands } from "./hand-store";
 import { decodeRecorded, matchDealOf } from "./recorded-hands";
-import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "./runtime";
+import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "../tables/runtime";
 
 type TableRow = typeof tables.$inferSelect;
 type SeatRow = typeof seats.$inferSelect;

@@ -1,4 +1,4 @@
-import type { TableRuntime } from "../match-host/runtime";
+import type { TableInPlay } from "./table-in-play";
 import type { BotSocket, ServerMessage } from "./gateway";
 import { snapshotMessage } from "./messages";
 
@@ -6,7 +6,7 @@ import { snapshotMessage } from "./messages";
  * What a spectator who opens a table mid-hand gets right after `watching`: the hand in play as a
  * `snapshot` with no seat's hole cards (those are public only at showdown); null between hands.
  */
-export function spectatorSnapshot(table: TableRuntime): ServerMessage | null {
+export function spectatorSnapshot(table: TableInPlay): ServerMessage | null {
   if (!table.hand || table.hand.finished) return null;
   return snapshotMessage(table, null);
 }

@@ -4,11 +4,11 @@ import { tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { FencedError, type FenceToken } from "../cluster/lease";
-import { markSeatLeaving } from "../match-host/persistence";
+import { markSeatLeaving } from "./seat-rows";
 import type { BotRecord } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
-import { assertCashout, chipsOnTable, freePosition, newSeatRuntime, type SeatRuntime, type TableRuntime } from "../match-host/runtime";
+import { assertCashout, chipsOnTable, freePosition, newSeatRuntime, type SeatRuntime, type TableRuntime } from "./runtime";
 import { refuseIfPrivate, seatView, type ClosedTable, type LeaveResult, type SeatView } from "./views";
 
 /**

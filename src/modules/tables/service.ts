@@ -8,14 +8,32 @@ import type { Page } from "../../lib/paging";
 import { TABLE_DEFAULTS } from "../../config";
 import type { Bots } from "../bots/service";
 import type { TableRouting } from "../cluster/routing";
-import type { MatchHost } from "../match-host/host";
-import { newTableRuntime } from "../match-host/runtime";
+import type { HostCommand } from "../cluster/table-relay";
+import { newTableRuntime, type TableRuntime } from "./runtime";
 import type { ServerMessage } from "../protocol/gateway";
 import type { SpectatorSocket, Spectators } from "../protocol/spectators";
 import type { BotGateway } from "../protocol/gateway";
 import { presentBots } from "../protocol/presence";
 import { lobbyRows } from "./lobby";
-import { isLive, viewsOfRows, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
+import { isLive, viewsOfRows, type HandsRecorded, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
+
+/**
+ * The tables this node hosts, as the table resource uses them: declared here so that the table
+ * module depends on no match code (match-host/host.ts implements it, and depends on tables).
+ */
+export interface TableHost {
+  hosts(tableId: string): boolean;
+  /** The live state of a table hosted here (undefined: not here). */
+  runtime(tableId: string): TableRuntime | undefined;
+  /** The view of a table hosted here (undefined: not here). */
+  view(tableId: string, viewerId: string | null): TableView | undefined;
+  /** Hosts a table just created on this node. */
+  host(table: TableRuntime): void;
+  /** A join, leave, close or read of a table hosted here. */
+  execute(tableId: string, command: HostCommand): Promise<unknown>;
+  /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
+  spectatorSnapshot(tableId: string): ServerMessage | null;
+}
 
 export interface TablesDeps {
   db: Db;
@@ -24,8 +42,9 @@ export interface TablesDeps {
   spectators: Spectators;
   /** Whether a remote bot's socket is open here (a join warns when it is connected nowhere). */
   gateway?: BotGateway;
-  host: MatchHost;
+  host: TableHost;
   routing: TableRouting;
+  handsRecorded: HandsRecorded;
   hostId: string;
   defaultBuyIn: number;
   /** Waiting or running tables one developer may have (a flood would push real tables out of the lobby). */
@@ -196,11 +215,11 @@ export class Tables {
     if (this.deps.spectators.watchingHere(tableId) === 0 && !this.deps.host.hosts(tableId)) this.deps.routing.relay?.unwatch(tableId);
   }
 
-  private atHost<T>(tableId: string, command: Parameters<MatchHost["execute"]>[1]): Promise<T> {
+  private atHost<T>(tableId: string, command: HostCommand): Promise<T> {
     return this.deps.routing.run(tableId, command, () => this.deps.host.execute(tableId, command)) as Promise<T>;
   }
 
   private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
-    return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.deps.host.runtime(tableId));
+    return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.deps.host.runtime(tableId), this.deps.handsRecorded);
   }
 }

@@ -9,7 +9,7 @@ import { errors } from "../../lib/errors";
 import { invariant } from "../../lib/assert";
 import type { BotRecord } from "../bots/service";
 import type { SeatCashout } from "../credits/ledger";
-import { assertCashout, chipsOnTable, freePosition, mirroredPosition, newSeatRuntime, type TableRuntime } from "../match-host/runtime";
+import { assertCashout, chipsOnTable, freePosition, mirroredPosition, newSeatRuntime, type TableRuntime } from "./runtime";
 import { endWaitingTables, hostUnavailable, unseatBot, waitingCashout, type Seating } from "./seating";
 import { refuseIfPrivate, seatView, type ClosedTable, type LeaveResult, type SeatView } from "./views";
 
