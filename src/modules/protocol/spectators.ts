@@ -42,10 +42,13 @@ export class Spectators {
   private readonly byAddress = new Map<string, number>();
   /** Tables with a watcher that cannot join a topic (not a Bun socket): those get a send each. */
   private readonly plainSockets = new Set<string>();
-  remote: RemoteSpectators | undefined;
   publishTopic: ((topic: string, text: string) => unknown) | undefined;
 
-  constructor(private readonly limits: SpectatorLimits = { perTable: 500, perAddress: 20 }) {}
+  constructor(
+    private readonly limits: SpectatorLimits = { perTable: 500, perAddress: 20 },
+    /** Spectators of this node's tables on other nodes (absent: one process alone, as `cli play`). */
+    private readonly remote?: RemoteSpectators,
+  ) {}
 
   /** Anonymous watchers are capped per table and per address, so they cannot multiply a match's CPU. */
   admit(tableId: string, socket: SpectatorSocket): WatchRefusal {

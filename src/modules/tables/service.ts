@@ -199,7 +199,7 @@ export class Tables {
     const refused = this.deps.spectators.admit(tableId, socket);
     if (refused) throw new AppError(429, refused.code, refused.message);
     let view: TableView | null | undefined = this.deps.host.view(tableId, null);
-    if (!view && (await this.deps.routing.hostedElsewhere(tableId))) view = (await this.deps.routing.relay!.watch(tableId).catch(() => null)) as TableView | null;
+    if (!view && (await this.deps.routing.hostedElsewhere(tableId))) view = (await this.deps.routing.watch(tableId).catch(() => null)) as TableView | null;
     if (!view) return null;
     this.deps.spectators.add(tableId, socket);
     return view;
@@ -212,7 +212,7 @@ export class Tables {
 
   unwatch(tableId: string, socket: SpectatorSocket): void {
     this.deps.spectators.remove(tableId, socket);
-    if (this.deps.spectators.watchingHere(tableId) === 0 && !this.deps.host.hosts(tableId)) this.deps.routing.relay?.unwatch(tableId);
+    if (this.deps.spectators.watchingHere(tableId) === 0 && !this.deps.host.hosts(tableId)) this.deps.routing.unwatch(tableId);
   }
 
   private atHost<T>(tableId: string, command: HostCommand): Promise<T> {

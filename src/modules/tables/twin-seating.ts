@@ -70,7 +70,7 @@ export async function seatPair(seating: Seating, copies: TableRuntime[], address
       return seat;
     });
     seating.tableOfBot.set(botId, first.tableId);
-    for (const table of pair) seating.seatsChanged(table);
+    for (const table of pair) seating.tell(table, { type: "SEATS_CHANGED" });
     return seatView(seats[addressed === first ? 0 : 1]);
   } finally {
     first.reserved.delete(position);
