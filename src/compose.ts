@@ -233,6 +233,7 @@ export function compose(deps: AppDeps): Services {
     spectators,
     gateway,
     host,
+    commands,
     routing,
     handsRecorded: (matchIds) => handsRecordedOf(db, matchIds),
     hostId: config.hostId,
@@ -241,7 +242,7 @@ export function compose(deps: AppDeps): Services {
     hostedSeatCap: (developerId, botId) => refuseIfHostedSeatsFull(db, developerId, botId, config.maxHostedSeatsPerDeveloper),
   });
   const ladder = new Ladder(db, bots, clock, config.ladder, { faucetCooldownMs: config.faucetCooldownMs, accounts, hostedSeatLimit: config.maxHostedSeatsPerDeveloper });
-  const matchmaker = new Matchmaker({ db, clock, ladder, tables, host, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
+  const matchmaker = new Matchmaker({ db, clock, ladder, tables, commands, bots, accounts, settings: config.ladder, hostId: config.hostId, cluster, leaseStanding: deps.leaseStanding, log });
   const competitionPlacement = new CompetitionPlacement(db, cluster, tables, log);
   const roundRobins = new RoundRobins(db, clock, tables, deckSeal, log, competitionPlacement);
   return {

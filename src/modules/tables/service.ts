@@ -15,6 +15,7 @@ import type { SpectatorSocket, Spectators } from "../protocol/spectators";
 import type { BotGateway } from "../protocol/gateway";
 import { presentBots } from "../protocol/presence";
 import { lobbyRows } from "./lobby";
+import type { TableCommands } from "./table-commands";
 import { isLive, viewsOfRows, type HandsRecorded, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
 
 /**
@@ -29,8 +30,6 @@ export interface TableHost {
   view(tableId: string, viewerId: string | null): TableView | undefined;
   /** Hosts a table just created on this node. */
   host(table: TableRuntime): void;
-  /** A join, leave, close or read of a table hosted here. */
-  execute(tableId: string, command: HostCommand): Promise<unknown>;
   /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
   spectatorSnapshot(tableId: string): ServerMessage | null;
 }
@@ -43,6 +42,8 @@ export interface TablesDeps {
   /** Whether a remote bot's socket is open here (a join warns when it is connected nowhere). */
   gateway?: BotGateway;
   host: TableHost;
+  /** Joins, leaves, closes and reads of the tables held here. */
+  commands: TableCommands;
   routing: TableRouting;
   handsRecorded: HandsRecorded;
   hostId: string;
@@ -216,7 +217,7 @@ export class Tables {
   }
 
   private atHost<T>(tableId: string, command: HostCommand): Promise<T> {
-    return this.deps.routing.run(tableId, command, () => this.deps.host.execute(tableId, command)) as Promise<T>;
+    return this.deps.routing.run(tableId, command, () => this.deps.commands.execute(tableId, command)) as Promise<T>;
   }
 
   private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
