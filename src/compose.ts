@@ -50,6 +50,7 @@ import { AcpcPorts } from "./modules/acpc/service";
 import { AgentSeats } from "./modules/mcp/service";
 import { currentVersionNumbers } from "./modules/hosted/code-store";
 import { HeldTables } from "./modules/tables/held-tables";
+import { SEAT_LEDGER } from "./modules/tables/seat-rows";
 import { TableCommands } from "./modules/tables/table-commands";
 import { RemoteWatchers } from "./modules/cluster/remote-watchers";
 
@@ -174,6 +175,7 @@ export function compose(deps: AppDeps): Services {
   const accounts = new Accounts({
     db,
     clock,
+    seats: SEAT_LEDGER,
     faucetAmount: config.faucetAmount,
     faucetCooldownMs: config.faucetCooldownMs,
     idleMs: config.accountIdleMs,

@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { buyInInDb } from "../../src/modules/credits/ledger";
+import { SEAT_LEDGER } from "../../src/modules/tables/seat-rows";
+const { buyInInDb } = SEAT_LEDGER;
 import { HandJournal } from "../../src/modules/match-host/journal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
 import { markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "../../src/modules/match-host/persistence";

@@ -7,7 +7,7 @@ import type { StoredHand } from "../../poker/hand-record";
 import { upsertChunks } from "./hand-store";
 import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
-import { cashoutWithin } from "../credits/ledger";
+import { SEAT_LEDGER } from "../tables/seat-rows";
 import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
@@ -159,7 +159,7 @@ export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promi
   if (closures.length > 0) statements.push(lockDevelopers(tx, closures.map(({ closure }) => closure.developerId)));
   for (const { batch, closure } of closures) {
     const refs = { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId };
-    statements.push(cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
+    statements.push(SEAT_LEDGER.cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
   }
   return statements;
 }
@@ -236,7 +236,7 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
     const [table] = await tx.select().from(tables).where(eq(tables.id, tableId)).for("update");
     if (!table || table.status === "finished" || table.status === "aborted") return 0;
     for (const seat of open) {
-      await cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
+      await SEAT_LEDGER.cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
     if (table.matchId) await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
     if (twin !== null) await endPairWithTwin(tx, twin, deckSecret);

@@ -3,8 +3,28 @@ import { anyOf, queryRows, type Queryable } from "../../db";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { seats } from "../../db/schema";
 import { FencedError, leaseHolds, type FenceToken } from "../cluster/lease";
+import { seatLedger, type SeatRowsSql } from "../credits/ledger";
 
-/** A table's seat rows the table module reads and writes itself (the ledger writes only money). */
+const placeholder = sql.placeholder;
+
+/**
+ * A table's seat rows are the table module's: it opens and closes them. The ledger (credits/)
+ * supplies only the guarded debit and credit with their ledger rows, and runs this SQL inside the
+ * same statement, so a seat and its money move together, under the same lease fence.
+ */
+export const SEAT_ROWS: SeatRowsSql = {
+  // A seat the unique indexes refuse (the position taken, the bot seated) is simply not inserted: the buy_in row then has no seat and the statement fails.
+  open: sql`insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at, copy)
+      select ${placeholder("seatId")}, ${placeholder("developerId")}, ${placeholder("botId")}::text, ${placeholder("tableId")}::text, ${placeholder("position")}::int,
+             ${placeholder("amount")}::bigint, ${placeholder("amount")}::bigint, 'open', ${placeholder("at")}::timestamptz, ${placeholder("copy")}::smallint
+      from debited
+      on conflict do nothing returning id`,
+  close: (fenceHolds) => sql`update seats set status = 'closed', chips = 0, cashout = ${placeholder("chips")}::bigint, closed_at = ${placeholder("at")}::timestamptz
+      where id = ${placeholder("seatId")} and developer_id = ${placeholder("developerId")} and status = 'open' and ${fenceHolds} returning bot_id, table_id`,
+};
+
+/** Buy-ins and cashouts of seats: the ledger's guarded statements around the seat rows above (what Accounts and the match's writes use). */
+export const SEAT_LEDGER = seatLedger(SEAT_ROWS);
 
 /** The open seats of these tables (tables hosted elsewhere: their stored seats). */
 export async function openSeatsOf(db: Queryable, tableIds: string[]) {
