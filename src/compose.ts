@@ -86,6 +86,8 @@ export interface Services {
   spectators: Spectators;
   /** The tables this node hosts and their matches. */
   host: MatchHost;
+  /** Joins, leaves, closes and reads of the tables this node holds (whichever node received them). */
+  commands: TableCommands;
   tables: Tables;
   matches: Matches;
   stats: Stats;
@@ -235,6 +237,7 @@ export function compose(deps: AppDeps): Services {
     spectators,
     gateway,
     host,
+    held,
     commands,
     routing,
     handsRecorded: (matchIds) => handsRecordedOf(db, matchIds),
@@ -261,6 +264,7 @@ export function compose(deps: AppDeps): Services {
     gateway,
     spectators,
     host,
+    commands,
     tables,
     ladder,
     matchmaker,

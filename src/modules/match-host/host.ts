@@ -1,17 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { createActor, type Actor } from "xstate";
+import { createActor } from "xstate";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
-import type { BotGateway, ServerMessage } from "../protocol/gateway";
-import type { HostCommand } from "../cluster/table-relay";
+import type { BotGateway } from "../protocol/gateway";
 import type { Spectators } from "../protocol/spectators";
-import { spectatorSnapshot } from "../protocol/spectators";
 import { askWithActionClock, type AskBot, type TimeBankPolicy } from "../action-clock/service";
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
-import { shutdownReport, viewOfRuntime, type TableView } from "../tables/views";
+import { shutdownReport } from "../tables/views";
 import type { TableHost } from "../tables/service";
-import type { HeldTable, HeldTables } from "../tables/held-tables";
+import type { HeldTables } from "../tables/held-tables";
 import type { TableCommands } from "../tables/table-commands";
 import { builtInRng, dealSource } from "./deals";
 import { HandJournal } from "./journal";
@@ -35,7 +33,7 @@ export interface MatchHostDeps {
   clock: Clock;
   /** Which tables this node holds (this host adds and removes them) and where each bot sits. */
   held: HeldTables;
-  /** Joins, leaves, closes and reads of the held tables (tables/table-commands.ts). */
+  /** The commands about the held tables: the idle ones expire through them (startExpiry). */
   commands: TableCommands;
   gateway: BotGateway;
   spectators: Spectators;
@@ -108,17 +106,6 @@ export class MatchHost implements TableHost {
 
   /** The status of every table hosted here (metrics: tables by status). */
   hostedStatuses = () => this.held.statuses();
-
-  /** A join, leave, close or read of a table hosted here (TableCommands executes it). */
-  execute(tableId: string, command: HostCommand): Promise<unknown> {
-    return this.deps.commands.execute(tableId, command);
-  }
-
-  /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
-  spectatorSnapshot(tableId: string): ServerMessage | null {
-    const entry = this.held.get(tableId);
-    return entry ? spectatorSnapshot(entry.table) : null;
-  }
 
   /** Hosts a table: one just created here, or `adopted` from its rows (a restart, or a takeover). */
   host(table: TableRuntime, adopted = false): void {
@@ -309,11 +296,5 @@ export class MatchHost implements TableHost {
     const forget = () => this.running.delete(promise);
     promise.then(forget, forget);
     return promise;
-  }
-
-  /** The view of a table hosted here, for lists that mix hosted and stored tables. */
-  view(tableId: string, viewerId: string | null): TableView | undefined {
-    const entry = this.held.get(tableId);
-    return entry ? viewOfRuntime(entry.table, viewerId) : undefined;
   }
 }

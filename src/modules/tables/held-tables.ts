@@ -3,6 +3,8 @@ import { invariant } from "../../lib/assert";
 import type { HoldingListener } from "../cluster/table-relay";
 import type { ServerMessage } from "../protocol/gateway";
 import { snapshotMessage } from "../protocol/messages";
+import { spectatorSnapshot } from "../protocol/spectators";
+import { viewOfRuntime, type TableView } from "./views";
 import type { TableStatus } from "../../db/schema";
 import type { TableRuntime } from "./runtime";
 import type { createTableMachine, TableEvent } from "./table-machine";
@@ -103,6 +105,18 @@ export class HeldTables {
     const twin = this.entries.get(entry.table.twin!.tableId);
     const entries = twin ? [entry, twin].sort((a, b) => a.table.twin!.copy - b.table.twin!.copy) : [entry];
     return { queue: entries[0], tables: entries.map((e) => e.table) };
+  }
+
+  /** The view of a table held here, for lists that mix held and stored tables (undefined: not here). */
+  view(tableId: string, viewerId: string | null): TableView | undefined {
+    const entry = this.entries.get(tableId);
+    return entry ? viewOfRuntime(entry.table, viewerId) : undefined;
+  }
+
+  /** The hand in play at a table held here, for a spectator who just connected (null: none, or not here). */
+  spectatorSnapshot(tableId: string): ServerMessage | null {
+    const entry = this.entries.get(tableId);
+    return entry ? spectatorSnapshot(entry.table) : null;
   }
 
   /** What a reconnecting bot's socket is told of its table (null: it sits at none here, or its uploaded code plays the seat). */

@@ -16,22 +16,12 @@ import type { BotGateway } from "../protocol/gateway";
 import { presentBots } from "../protocol/presence";
 import { lobbyRows } from "./lobby";
 import type { TableCommands } from "./table-commands";
+import type { HeldTables } from "./held-tables";
 import { isLive, viewsOfRows, type HandsRecorded, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
 
-/**
- * The tables this node hosts, as the table resource uses them: declared here so that the table
- * module depends on no match code (match-host/host.ts implements it, and depends on tables).
- */
+/** Hosts a table just created on this node: declared here, so the table module depends on no match code (match-host/host.ts implements it). */
 export interface TableHost {
-  hosts(tableId: string): boolean;
-  /** The live state of a table hosted here (undefined: not here). */
-  runtime(tableId: string): TableRuntime | undefined;
-  /** The view of a table hosted here (undefined: not here). */
-  view(tableId: string, viewerId: string | null): TableView | undefined;
-  /** Hosts a table just created on this node. */
   host(table: TableRuntime): void;
-  /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
-  spectatorSnapshot(tableId: string): ServerMessage | null;
 }
 
 export interface TablesDeps {
@@ -42,6 +32,8 @@ export interface TablesDeps {
   /** Whether a remote bot's socket is open here (a join warns when it is connected nowhere). */
   gateway?: BotGateway;
   host: TableHost;
+  /** The tables this node holds: their live state. */
+  held: HeldTables;
   /** Joins, leaves, closes and reads of the tables held here. */
   commands: TableCommands;
   routing: TableRouting;
@@ -93,7 +85,7 @@ export class Tables {
       throw errors.validation("resetStacks must be at least bigBlind and at most buyIn (the buy-in is the bankroll: at least one full stack)", { field: "resetStacks" });
     }
     const tableId = await this.open(developerId, config, null);
-    return this.deps.host.view(tableId, developerId)!;
+    return this.deps.held.view(tableId, developerId)!;
   }
 
   /**
@@ -157,7 +149,7 @@ export class Tables {
 
   /** `viewerId`: the developer asking (null: anonymous); only the table's creator sees its seed. */
   async get(tableId: string, viewerId: string | null = null): Promise<TableView> {
-    const hosted = this.deps.host.view(tableId, viewerId);
+    const hosted = this.deps.held.view(tableId, viewerId);
     if (hosted) return hosted;
     const rows = await this.deps.db.select().from(tables).where(eq(tables.id, tableId));
     if (rows.length === 0) throw errors.notFound("Table");
@@ -199,7 +191,7 @@ export class Tables {
   async watch(tableId: string, socket: SpectatorSocket): Promise<TableView | null> {
     const refused = this.deps.spectators.admit(tableId, socket);
     if (refused) throw new AppError(429, refused.code, refused.message);
-    let view: TableView | null | undefined = this.deps.host.view(tableId, null);
+    let view: TableView | null | undefined = this.deps.held.view(tableId, null);
     if (!view && (await this.deps.routing.hostedElsewhere(tableId))) view = (await this.deps.routing.watch(tableId).catch(() => null)) as TableView | null;
     if (!view) return null;
     this.deps.spectators.add(tableId, socket);
@@ -208,12 +200,12 @@ export class Tables {
 
   /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
   spectatorSnapshot(tableId: string): ServerMessage | null {
-    return this.deps.host.spectatorSnapshot(tableId);
+    return this.deps.held.spectatorSnapshot(tableId);
   }
 
   unwatch(tableId: string, socket: SpectatorSocket): void {
     this.deps.spectators.remove(tableId, socket);
-    if (this.deps.spectators.watchingHere(tableId) === 0 && !this.deps.host.hosts(tableId)) this.deps.routing.unwatch(tableId);
+    if (this.deps.spectators.watchingHere(tableId) === 0 && !this.deps.held.has(tableId)) this.deps.routing.unwatch(tableId);
   }
 
   private atHost<T>(tableId: string, command: HostCommand): Promise<T> {
@@ -221,6 +213,6 @@ export class Tables {
   }
 
   private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
-    return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.deps.host.runtime(tableId), this.deps.handsRecorded);
+    return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.deps.held.get(tableId)?.table, this.deps.handsRecorded);
   }
 }
