@@ -221,7 +221,7 @@ export function compose(deps: AppDeps): Services {
       stats.forget(botIds);
       ratingsApplier.nudge();
     },
-    fence: deps.fence,
+    fence,
     leaseStanding: deps.leaseStanding,
     deckSeal,
     log,

@@ -39,16 +39,16 @@ export interface MatchHostDeps {
   spectators: Spectators;
   hostId: string;
   timeBank: TimeBankPolicy;
-  /** Hosted bots' play (issue 27); absent: every seat that is not built in is a remote bot. */
-  hostedPlay?: HostedPlay;
+  /** Hosted bots' play (issue 27). */
+  hostedPlay: HostedPlay;
   /** A match was recorded: these bots' statistics changed. */
-  matchRecorded?: (botIds: string[]) => void;
+  matchRecorded: (botIds: string[]) => void;
   /** This node's lease (null without one: tests of one app): every table write is fenced by it. */
-  fence?: () => FenceToken | null;
-  /** Whether this node's lease provably stands: its tables deal and broadcast only then (absent: always). */
-  leaseStanding?: LeaseStanding;
-  /** Seals running matches' deck secrets (absent: under the key kept in the database). */
-  deckSeal?: DeckSeal;
+  fence: () => FenceToken | null;
+  /** Whether this node's lease provably stands: its tables deal and broadcast only then (undefined: no lease, one app alone). */
+  leaseStanding: LeaseStanding | undefined;
+  /** Seals running matches' deck secrets. */
+  deckSeal: DeckSeal;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -73,7 +73,7 @@ export class MatchHost implements TableHost {
 
   constructor(private readonly deps: MatchHostDeps) {
     this.held = deps.held;
-    this.deckSeal = deps.deckSeal ?? new DeckSeal(deps.db, undefined);
+    this.deckSeal = deps.deckSeal;
     // A bot that left mid-match (or busted) is free once its cashout is written, not at the match's end.
     const seatsClosed = (tableId: string, closures: Array<{ botId: string }>) => {
       const table = this.held.get(tableId)?.table;
@@ -86,7 +86,7 @@ export class MatchHost implements TableHost {
       sharedSecret: (table) => (table.config.dealRound ? roundSecret(deps.db, this.deckSeal, table.config.dealRound) : Promise.resolve(null)),
       twinOf: (table) => (table.twin ? this.held.get(table.twin.tableId)?.table : undefined),
       openHosted: (table, resuming, group) =>
-        this.deps.hostedPlay ? openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence(), group) : Promise.resolve(null),
+        openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence(), group),
     });
     this.askRemoteBot = askWithActionClock(deps.gateway, deps.clock, deps.timeBank);
     this.machine = createTableMachine({
@@ -199,7 +199,7 @@ export class MatchHost implements TableHost {
   }
 
   private fence(): FenceToken | null {
-    return this.deps.fence?.() ?? null;
+    return this.deps.fence();
   }
 
   private unhost(table: TableRuntime): void {
@@ -244,7 +244,7 @@ export class MatchHost implements TableHost {
       await hosted?.close();
     }
     this.journal.release(table.tableId);
-    this.deps.matchRecorded?.([...table.departed, ...table.seats.values()].map((seat) => seat.botId));
+    this.deps.matchRecorded([...table.departed, ...table.seats.values()].map((seat) => seat.botId));
   }
 
   private async abort(table: TableRuntime, error: unknown): Promise<AbortOutcome> {

@@ -30,7 +30,7 @@ export interface TablesDeps {
   bots: Bots;
   spectators: Spectators;
   /** Whether a remote bot's socket is open here (a join warns when it is connected nowhere). */
-  gateway?: BotGateway;
+  gateway: BotGateway;
   host: TableHost;
   /** The tables this node holds: their live state. */
   held: HeldTables;
@@ -43,7 +43,7 @@ export interface TablesDeps {
   /** Waiting or running tables one developer may have (a flood would push real tables out of the lobby). */
   maxOpenTablesPerDeveloper: number;
   /** Refuses a join past the per-developer cap on hosted seats (hosted/code-store.ts refuseIfHostedSeatsFull). */
-  hostedSeatCap?: (developerId: string, botId: string) => Promise<void>;
+  hostedSeatCap: (developerId: string, botId: string) => Promise<void>;
 }
 
 export type { ClosedTable, CreateTableInput, LeaveResult, SeatView, TableView } from "./views";
@@ -168,9 +168,9 @@ export class Tables {
    */
   async join(developerId: string, tableId: string, botId: string): Promise<SeatView & { warning?: { code: "BOT_NOT_CONNECTED"; message: string } }> {
     const bot = await this.deps.bots.findOwned(developerId, botId);
-    await this.deps.hostedSeatCap?.(developerId, botId);
+    await this.deps.hostedSeatCap(developerId, botId);
     const seat = await this.atHost<SeatView>(tableId, { op: "join", developerId, botId });
-    if (bot.strategy !== null || this.deps.gateway?.isConnected(botId)) return seat;
+    if (bot.strategy !== null || this.deps.gateway.isConnected(botId)) return seat;
     const [hosted, present] = await Promise.all([this.deps.bots.codeVersions([botId]), presentBots(this.deps.db, [botId])]);
     if (hosted.has(botId) || present.has(botId)) return seat;
     const message = `${bot.name} is not connected: it will time out on every turn until it connects (run it: bun examples/starter-bot.ts --bot ${bot.name})`;
