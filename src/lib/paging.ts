@@ -52,11 +52,12 @@ export function pageOf<T, Cursor = string>(rows: T[], limit: number, cursorOf: (
  * id) so the order is total and the rows after a cursor are exactly the rows not yet shown.
  */
 export interface SortKey {
-  column: AnyPgColumn;
+  /** A column, or an expression a list orders by (the ladder's conservative rating with its prior). */
+  column: AnyPgColumn | SQL;
   order: "asc" | "desc";
 }
-export const ascending = (column: AnyPgColumn): SortKey => ({ column, order: "asc" });
-export const descending = (column: AnyPgColumn): SortKey => ({ column, order: "desc" });
+export const ascending = (column: AnyPgColumn | SQL): SortKey => ({ column, order: "asc" });
+export const descending = (column: AnyPgColumn | SQL): SortKey => ({ column, order: "desc" });
 
 /** One keyset page of a list: which rows, in which order, how many, after which row. */
 export interface Keyset {
@@ -106,7 +107,9 @@ export function pastKeys(order: readonly SortKey[], after: readonly unknown[] | 
   }
   let past: SQL | undefined;
   for (let i = order.length - 1; i >= 0; i--) {
-    const { column, order: keyOrder } = order[i];
+    const { order: keyOrder } = order[i];
+    // Overloads take a column or an expression, not the union: both bind the value alike here.
+    const column = order[i].column as AnyPgColumn;
     const beyond = keyOrder === "desc" ? lt(column, after[i]) : gt(column, after[i]);
     past = past === undefined ? beyond : or(beyond, and(eq(column, after[i]), past));
   }
@@ -127,7 +130,7 @@ export async function idCursor(
   cursor: { id: string | undefined; within?: SQL; field: string; unknown: string },
 ): Promise<SQL | undefined> {
   if (cursor.id === undefined) return undefined;
-  const row = and(eq(order[order.length - 1].column, cursor.id), cursor.within)!;
+  const row = and(eq(order[order.length - 1].column as AnyPgColumn, cursor.id), cursor.within)!;
   const [known] = await db.select({ known: sql<number>`1` }).from(table).where(row).limit(1);
   if (!known) throw errors.validation(cursor.unknown, { field: cursor.field });
   return cursorRow(table, order, row);

@@ -102,3 +102,24 @@ export function importCycles(graph: ImportGraph): string[][] {
   for (const file of graph.files) if (!indices.has(file)) visit(file);
   return cycles;
 }
+
+/**
+ * The graph of src/modules' feature folders: folder → the other folders its files import (every
+ * import, type-only ones too). Its cycles are folders that import each other, however indirectly.
+ */
+export function folderGraph(graph: ImportGraph): ImportGraph {
+  const folderOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1] ?? null;
+  const imports = new Map<string, Set<string>>();
+  for (const [file, targets] of graph.imports) {
+    const from = folderOf(file);
+    if (from === null) continue;
+    const into = imports.get(from) ?? new Set<string>();
+    imports.set(from, into);
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to !== null && to !== from) into.add(to);
+    }
+  }
+  const folders = [...imports.keys()].sort();
+  return { root: graph.root, files: folders, imports: new Map([...imports].map(([folder, set]) => [folder, [...set].sort()])), specifiers: new Map() };
+}

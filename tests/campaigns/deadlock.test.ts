@@ -14,7 +14,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { buyInInDb, claimFaucetInDb } from "../../src/modules/credits/ledger";
+import { claimFaucetInDb } from "../../src/modules/credits/ledger";
+import { SEAT_LEDGER } from "../../src/modules/tables/seat-rows";
+const { buyInInDb } = SEAT_LEDGER;
 import { writeBatches, type TableBatch } from "../../src/modules/match-host/persistence";
 import { createHarness, type Harness } from "../support/app";
 import { pollUntil, rowsOf } from "./support";

@@ -4,7 +4,8 @@ import { createApp } from "../../src/app";
 import { openDatabase, type Database } from "../../src/db";
 import { AppError } from "../../src/lib/errors";
 import { ManualClock } from "../../src/lib/clock";
-import { buyInInDb } from "../../src/modules/credits/ledger";
+import { SEAT_LEDGER } from "../../src/modules/tables/seat-rows";
+const { buyInInDb } = SEAT_LEDGER;
 import { harnessFor, useHarness } from "../support/app";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).

@@ -142,10 +142,10 @@ describe("a newcomer's bot plays rated ladder matches at once", () => {
   test("a ladder table stranded half-seated (its matchmaker died between making it and seating everyone) is closed and its seat refunded", async () => {
     const dev = await fundedDeveloper(server.api, { label: "stranded" });
     const lonely = await createBot(server, dev.token, "lonely", "caller");
-    const { ladder, tables, host } = server.app.services;
+    const { ladder, tables, commands } = server.app.services;
     const house = (await queryRows<{ id: string }>(server.database.db, sql`select id from developers where email = 'house@ladder.invalid'`))[0].id;
     const tableId = await tables.createLadderTable("heads-up", house, { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 4, actionTimeoutMs: 500 });
-    await host.execute(tableId, { op: "join", developerId: dev.developerId, botId: lonely.botId });
+    await commands.execute(tableId, { op: "join", developerId: dev.developerId, botId: lonely.botId });
     expect((await server.api("GET", "/api/me/balance", { token: dev.token })).body.balance).toBe(9_000);
     await server.database.db.execute(sql`update tables set created_at = now() - interval '1 minute' where id = ${tableId}`);
     await until(async () => (await server.api("GET", `/api/tables/${tableId}`)).body.status === "closed", 10_000, "the stranded table closed");

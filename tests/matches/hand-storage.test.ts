@@ -12,7 +12,7 @@ import { useHarness } from "../support/app";
 import { restoreAsJson } from "../support/stored-hands";
 import { until } from "../support/nodes";
 import { loadConfig } from "../../src/config";
-import { newTableRuntime } from "../../src/modules/match-host/runtime";
+import { newTableRuntime } from "../../src/modules/tables/runtime";
 import { DeckSeal } from "../../src/modules/match-host/deck-seal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
 import { emptyBatch } from "../../src/modules/match-host/persistence";

@@ -1,7 +1,7 @@
 /** The deal guard's waits are bounded: a hand whose number is never reserved, or whose lease never stands, stops its match with a clear error. */
 import { describe, expect, test } from "bun:test";
 import { DEAL_WAIT_LIMIT_MS, DealGuard, DealStalledError, RESERVATION_BLOCK, type HandReservations } from "../../src/modules/match-host/deal-guard";
-import type { TableRuntime } from "../../src/modules/match-host/runtime";
+import type { TableRuntime } from "../../src/modules/tables/runtime";
 
 /** What the guard reads of a table: its id, how far it may deal, whether the server is stopping. */
 const tableAt = (handsReserved: number) => ({ tableId: "tbl_guarded", matchId: "m_guarded", handsReserved, stopRequested: false, voidedHands: [] }) as unknown as TableRuntime;

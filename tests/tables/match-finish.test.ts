@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { buyInInDb } from "../../src/modules/credits/ledger";
+import { SEAT_LEDGER } from "../../src/modules/tables/seat-rows";
+const { buyInInDb } = SEAT_LEDGER;
 import { HandJournal } from "../../src/modules/match-host/journal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
 import { markMatchStarted, writeBatches, type HandRecord, type MatchOutcome, type MatchPlayerRecord, type TableBatch } from "../../src/modules/match-host/persistence";
@@ -119,7 +120,7 @@ describe("matches that end together", () => {
     const table = await emptyTable(u.token);
     const [uS, vS] = [await sit(u, table.tableId, 0), await sit(v, table.tableId, 1)];
     await markMatchStarted(h.database.db, table.tableId, "m_good", table.config, at(0), NO_DECK);
-    const journal = new HandJournal(h.database.db, h.clock, () => {}, new DeckSeal(h.database.db, undefined));
+    const journal = new HandJournal(h.database.db, h.clock, () => {}, new DeckSeal(h.database.db, undefined), () => null, () => {});
     // A match that was never started: its players' rows have no match to belong to.
     const broken = outcome(table.tableId, "m_never_started", [player(uS, 1000), player(vS, 1000)], [], 2);
     const good = outcome(table.tableId, "m_good", [player(uS, 500), player(vS, 1500)], [closure(uS, 500), closure(vS, 1500)], 3);

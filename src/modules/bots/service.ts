@@ -58,6 +58,19 @@ export function hashApiKey(apiKey: string): string {
   return sha256Hex(apiKey);
 }
 
+/**
+ * What the bots' service needs of the rest of the node, declared here and given at construction
+ * (app's compose): none has a default, so a composition cannot forget one.
+ */
+export interface BotLinks {
+  /** The old key is void: whatever socket it opened, on any node, is closed (the cluster's bot relay). */
+  keyRotated(botId: string): void;
+  /** The current hosted-code version of each bot that has one (hosted/code-store.ts). */
+  codeVersions(botIds: string[]): Promise<Map<string, number>>;
+  /** Of these bots, those connected on a live node and how (bot_presence: protocol/presence.ts). */
+  connections(botIds: string[]): Promise<Map<string, "socket" | "agent" | "acpc">>;
+}
+
 /** Bot records kept by id (a bot's row is small; past this many, the cache starts over). */
 const RECORDS_CACHED = 50_000;
 
@@ -71,19 +84,23 @@ export class Bots {
    */
   private readonly records = new Map<string, BotRecord>();
   private readonly directory: BotDirectory;
-  /** The old key is void: whatever socket it opened, on any node, is closed (set by the app). */
-  keyRotated: (botId: string) => void = () => {};
-  /** The current hosted-code version of each bot that has one (set by the app: the hosted module's). */
-  codeVersions: (botIds: string[]) => Promise<Map<string, number>> = async () => new Map();
-  /** Of these bots, those connected on a live node and how, socket or agent (set by the app: bot_presence). */
-  connections: (botIds: string[]) => Promise<Map<string, "socket" | "agent" | "acpc">> = async () => new Map();
+  /** The old key is void: whatever socket it opened, on any node, is closed. */
+  readonly keyRotated: (botId: string) => void;
+  /** The current hosted-code version of each bot that has one. */
+  readonly codeVersions: (botIds: string[]) => Promise<Map<string, number>>;
+  /** Of these bots, those connected on a live node and how, socket or agent. */
+  readonly connections: (botIds: string[]) => Promise<Map<string, "socket" | "agent" | "acpc">>;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     /** Bots one developer may own (a flood of bots makes every list heavy). */
-    private readonly maxPerDeveloper = 200,
+    private readonly maxPerDeveloper: number,
+    links: BotLinks,
   ) {
+    this.keyRotated = links.keyRotated;
+    this.codeVersions = links.codeVersions;
+    this.connections = links.connections;
     this.directory = new BotDirectory(db);
     this.byId = db.select().from(bots).where(eq(bots.id, sql.placeholder("botId"))).prepare("bot_by_id");
   }

@@ -3,6 +3,7 @@ import { AppError, type ErrorCode } from "../../lib/errors";
 import { NO_TRACING, type TraceCarrier, type Tracing } from "../../lib/tracing";
 import type { ServerMessage } from "../protocol/gateway";
 import type { ClusterNode } from "./node";
+import type { RemoteWatchers } from "./remote-watchers";
 
 /** A command about one table, executed by the node that hosts it (MatchHost.execute). */
 export type HostCommand =
@@ -16,15 +17,30 @@ export interface HostedTables {
   execute(tableId: string, command: HostCommand): Promise<unknown>;
 }
 
+/**
+ * Told which tables this node holds (tables/held-tables.ts tells it): a notification, so the table
+ * module depends on no relay, and a node alone needs none.
+ */
+export interface HoldingListener {
+  /** `adopted`: taken over from another node (or this node's restart). */
+  held(tableId: string, adopted: boolean): void;
+  /** `lost`: the node lost its lease (another node holds the table now), not the table's end. */
+  released(tableId: string, lost: boolean): void;
+}
+
+/** Where the relay hears which tables this node holds. */
+export interface Holdings {
+  listen(listener: HoldingListener): void;
+}
+
 /** Watcher side: where a remote table's public messages go on this node. */
 export interface LocalSpectators {
   deliver(tableId: string, message: ServerMessage): void;
+  /** Sockets on this node watching the table. */
+  watchingHere(tableId: string): number;
 }
 
 const WATCH_RENEW_MS = 3_000;
-const WATCH_TTL_MS = 10_000;
-/** Stands for the nodes that watched a table under its previous host, until they renew with this one. */
-const PREVIOUS_HOSTS_WATCHERS = "(watchers of the previous host)";
 
 /** Retries of a command nobody answered, while the table still looks hosted elsewhere (≈ 0.75 s in all). */
 const UNANSWERED_RETRIES_MS = [50, 100, 200, 400];
@@ -48,12 +64,10 @@ export type TableCommand = HostCommand | { op: "watch" | "unwatch"; node: string
  * joins, leaves, reads and watch requests with the same bodies and status codes as a local call,
  * and publishes the table's public messages while another node has spectators for it.
  */
-export class TableRelay {
+export class TableRelay implements HoldingListener {
   private readonly commandSubscriptions = new Map<string, Subscription>();
   /** Tables released but still answered for a moment (see releaseTable). */
   private readonly lingering = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Host side: the nodes watching each table, with when each last said so. */
-  private readonly watcherNodes = new Map<string, Map<string, number>>();
   private keepalive: ReturnType<typeof setInterval> | undefined;
   /** Watcher side: the tables this node relays to its own spectators. */
   private readonly watched = new Map<string, Subscription>();
@@ -61,10 +75,26 @@ export class TableRelay {
   constructor(
     private readonly node: ClusterNode,
     private readonly hosted: HostedTables,
+    /** The tables this node holds: the relay answers their commands from other nodes while they are held. */
+    holdings: Holdings,
     private readonly spectators: LocalSpectators,
+    /** Host side: the nodes watching each table hosted here (the spectators publish to them). */
+    private readonly watchers: RemoteWatchers,
     /** A forwarded command carries the caller's trace context (W3C traceparent); the host continues that trace. */
     private readonly tracing: Tracing = NO_TRACING,
-  ) {}
+  ) {
+    holdings.listen(this);
+  }
+
+  held(tableId: string, adopted: boolean): void {
+    this.hostTable(tableId, adopted);
+  }
+
+  released(tableId: string, lost: boolean): void {
+    this.releaseTable(tableId);
+    // The lease is lost: spectators here follow the table to its new host, as a peer's spectators do.
+    if (lost && this.spectators.watchingHere(tableId) > 0) void this.watch(tableId).catch(() => {});
+  }
 
   /**
    * Watcher side: every few seconds each watched table's host hears again that this node watches,
@@ -93,7 +123,7 @@ export class TableRelay {
     this.lingering.delete(tableId);
     this.watched.get(tableId)?.unsubscribe();
     this.watched.delete(tableId);
-    if (adopted) this.watcherNodes.set(tableId, new Map([[PREVIOUS_HOSTS_WATCHERS, Date.now()]]));
+    if (adopted) this.watchers.adopted(tableId);
     if (this.commandSubscriptions.has(tableId)) return;
     this.commandSubscriptions.set(
       tableId,
@@ -108,7 +138,7 @@ export class TableRelay {
    * answered as any node answers a table nobody hosts (e.g. 409: the table is finished).
    */
   releaseTable(tableId: string): void {
-    this.watcherNodes.delete(tableId);
+    this.watchers.forget(tableId);
     if (!this.commandSubscriptions.has(tableId) || this.lingering.has(tableId)) return;
     const timer = setTimeout(() => {
       this.lingering.delete(tableId);
@@ -156,19 +186,6 @@ export class TableRelay {
     }
   }
 
-  /** Host side: is any other node watching this table? */
-  watchedElsewhere(tableId: string): boolean {
-    const nodes = this.watcherNodes.get(tableId);
-    if (!nodes) return false;
-    const now = Date.now();
-    for (const [node, seenAt] of nodes) if (now - seenAt > WATCH_TTL_MS) nodes.delete(node);
-    return nodes.size > 0;
-  }
-
-  publish(tableId: string, message: ServerMessage): void {
-    if (this.watchedElsewhere(tableId)) this.node.bus.publish(this.node.subjects.tableEvents(tableId), message);
-  }
-
   /** Watcher side: relay a remote table's messages to this node's spectators; answers the table's view. */
   async watch(tableId: string): Promise<unknown> {
     if (!this.watched.has(tableId)) {
@@ -200,7 +217,7 @@ export class TableRelay {
     for (const subscription of [...this.commandSubscriptions.values(), ...this.watched.values()]) subscription.unsubscribe();
     this.commandSubscriptions.clear();
     this.watched.clear();
-    this.watcherNodes.clear();
+    this.watchers.clear();
   }
 
   /** A command that came with a trace context runs in a span of that trace, on this (the host's) node. */
@@ -223,13 +240,11 @@ export class TableRelay {
         case "get":
           return { ok: (await this.hosted.execute(tableId, command)) as Json };
         case "watch": {
-          let nodes = this.watcherNodes.get(tableId);
-          if (!nodes) this.watcherNodes.set(tableId, (nodes = new Map()));
-          nodes.set(command.node, Date.now());
+          this.watchers.watchedBy(tableId, command.node);
           return { ok: (await this.hosted.execute(tableId, { op: "get", viewerId: null })) as Json };
         }
         case "unwatch":
-          this.watcherNodes.get(tableId)?.delete(command.node);
+          this.watchers.unwatchedBy(tableId, command.node);
           return { ok: true };
       }
     } catch (error) {

@@ -1,12 +1,15 @@
-import { leaseHolds, leaseHoldsTemplate, type FenceToken } from "../cluster/lease";
+import { leaseHolds, type FenceToken } from "../cluster/lease";
 import { and, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { developers, seats, transactions, type TransactionType } from "../../db/schema";
-import { hotStatement, queryRows, violatesConstraint, type Db, type Queryable, type Tx } from "../../db";
+import { queryRows, violatesConstraint, type Db, type Queryable, type Tx } from "../../db";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { invariant } from "../../lib/assert";
 import { claimableBefore } from "./faucet";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { ledgerStatements, type LedgerStatements, type SeatRowsSql } from "./seat-statements";
+
+export type { SeatRowsSql } from "./seat-statements";
 
 /**
  * The SQL half of the ledger: every balance change and its transaction row in one database
@@ -103,7 +106,8 @@ export async function claimFaucetInDb(
  * statement fails and the debit with it. The bot's row is locked (FOR SHARE) and must not be
  * retired: a retirement locks it too, so one of the two sees the other.
  */
-export async function buyInInDb(
+async function buyInInDb(
+  statements: LedgerStatements,
   db: Queryable,
   developerId: string,
   amount: number,
@@ -115,7 +119,7 @@ export async function buyInInDb(
   let row: { balance: string | null } | undefined;
   try {
     // One statement on its own: if Postgres picks it as a deadlock victim, it is simply run again.
-    [row] = await retryTransient(() => buyInStatementFor(refs)(db, values), NOT_AFTER_LOST_CONNECTION);
+    [row] = await retryTransient(() => buyInStatementFor(statements, refs)(db, values), NOT_AFTER_LOST_CONNECTION);
   } catch (error) {
     throw await buyInRefusal(db, error, developerId, amount, refs);
   }
@@ -143,7 +147,7 @@ export interface PairBuyInOutcome {
  * bot") is race-free: the only statement that could add one also opens a copy-1 seat, which the
  * unique index (bot, copy) lets only one transaction hold.
  */
-export async function buyInPairInDb(db: Db, developerId: string, amount: number, refs: PairSeatRefs, now: Date): Promise<PairBuyInOutcome> {
+async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: string, amount: number, refs: PairSeatRefs, now: Date): Promise<PairBuyInOutcome> {
   invariant(Number.isSafeInteger(amount) && amount > 0, "buy-in is a positive integer");
   invariant(refs[0].botId && refs[0].botId === refs[1].botId, "a pair's two seats are one bot's");
   const values = refs.map((r, i) => buyInValues(developerId, amount, r, (i + 1) as 1 | 2, now));
@@ -159,7 +163,7 @@ export async function buyInPairInDb(db: Db, developerId: string, amount: number,
         db.transaction(async (tx) => {
           let last = 0;
           for (const [i, ref] of refs.entries()) {
-            const [row] = await buyInStatementFor(ref)(tx, values[i]);
+            const [row] = await buyInStatementFor(statements, ref)(tx, values[i]);
             if (row.balance === null) throw new Refused(i);
             last = Number(row.balance);
           }
@@ -192,7 +196,7 @@ function buyInValues(developerId: string, amount: number, refs: SeatRefs, copy: 
   };
 }
 
-const buyInStatementFor = (refs: SeatRefs) => (refs.fence ? buyInFenced : buyInUnfenced);
+const buyInStatementFor = (statements: LedgerStatements, refs: SeatRefs) => (refs.fence ? statements.buyInFenced : statements.buyInUnfenced);
 
 /**
  * Why a buy-in statement moved nothing (`error`: it failed; null: its guard refused), as the
@@ -222,7 +226,8 @@ async function botSeated(db: Queryable, botId: string, copy?: 1 | 2): Promise<bo
 }
 
 /** Closes an open seat and credits its remaining chips with a cashout row, atomically. Once per seat. */
-export function cashoutInDb(
+function cashoutInDb(
+  statements: LedgerStatements,
   db: Queryable,
   developerId: string,
   seatId: string,
@@ -231,7 +236,7 @@ export function cashoutInDb(
   now: Date,
 ): Promise<CashoutOutcome> {
   // On its own (not inside a caller's transaction) a deadlock victim can simply run again.
-  return retryTransient(() => cashoutWithin(db, developerId, seatId, chips, refs, now), NOT_AFTER_LOST_CONNECTION);
+  return retryTransient(() => cashoutWithin(statements, db, developerId, seatId, chips, refs, now), NOT_AFTER_LOST_CONNECTION);
 }
 
 /** A seat to cash out: its id, the chips it is paid, and its references. */
@@ -245,12 +250,12 @@ export interface SeatCashout {
  * The two seats of one bot at a waiting duplicate pair, refunded together in ONE transaction (a
  * leave or a close of the pair): either both are cashed out or neither.
  */
-export function cashoutPairInDb(db: Db, developerId: string, pair: [SeatCashout, SeatCashout], now: Date): Promise<CashoutOutcome[]> {
+function cashoutPairInDb(statements: LedgerStatements, db: Db, developerId: string, pair: [SeatCashout, SeatCashout], now: Date): Promise<CashoutOutcome[]> {
   return retryTransient(
     () =>
       db.transaction(async (tx) => {
         const outcomes: CashoutOutcome[] = [];
-        for (const seat of pair) outcomes.push(await cashoutWithin(tx, developerId, seat.seatId, seat.chips, seat.refs, now));
+        for (const seat of pair) outcomes.push(await cashoutWithin(statements, tx, developerId, seat.seatId, seat.chips, seat.refs, now));
         return outcomes;
       }),
     NOT_AFTER_LOST_CONNECTION,
@@ -261,7 +266,8 @@ export function cashoutPairInDb(db: Db, developerId: string, pair: [SeatCashout,
  * One statement closes the seat, credits the chips and writes the cashout row — atomic on its
  * own, so callers holding a transaction (match ends, hand batches) need no savepoint per seat.
  */
-export async function cashoutWithin(
+async function cashoutWithin(
+  statements: LedgerStatements,
   db: Queryable,
   developerId: string,
   seatId: string,
@@ -272,7 +278,7 @@ export async function cashoutWithin(
   invariant(Number.isSafeInteger(chips) && chips >= 0, "cashout is a non-negative integer");
   const transactionId = newId("tx", now.getTime());
   const at = now.toISOString();
-  const statement = refs.fence ? cashoutFenced : cashoutUnfenced;
+  const statement = refs.fence ? statements.cashoutFenced : statements.cashoutUnfenced;
   const [row] = await statement(db, { ...fenceValues(refs), developerId, seatId, chips, transactionId, at, botId: refs.botId ?? null, matchId: refs.matchId ?? null });
   if (row.balance === null) {
     await refuseIfFenced(db, refs.fence, refs.tableId);
@@ -283,63 +289,29 @@ export async function cashoutWithin(
 
 /** A ledger write is not idempotent (a lost COMMIT answer may hide one that happened): only conflicts, which Postgres rolled back, are run again. */
 const NOT_AFTER_LOST_CONNECTION: RetryOptions = { afterLostConnection: false };
-const placeholder = sql.placeholder;
 
 /** The values of a statement's fence placeholders (unused by the unfenced variant). */
 const fenceValues = (refs: LedgerRefs) => ({ fenceHost: refs.fence?.hostId ?? null, fenceEpoch: refs.fence?.epoch ?? null, tableId: refs.tableId ?? null });
 
 /**
- * The buy-in in one statement. The bot's row is locked (FOR SHARE) and must not be retired, nor
- * still seated at a duplicate pair's copy 2 (its copy 1 over, it still plays: a bot sits at one
- * table, or one pair, at a time); the seat is opened from the debit, the buy_in row from both (see
- * buyInInDb). `copy` is the seat's copy (1, or 2 at a pair's copy-2 table: buyInPairInDb).
+ * The ledger's seat operations around the table module's seat rows (each statement prepared once):
+ * buy-ins (one seat, or a duplicate pair's two in one transaction) and cashouts (on their own, a
+ * pair's two together, or `cashoutWithin` a caller's transaction).
  */
-function buyInStatement(fenceHolds: SQL) {
-  return hotStatement<{ balance: string | null }>(sql`with seated_bot as (
-      select retired_at from bots where id = ${placeholder("botId")}::text for share
-    ), debited as (
-      update developers set balance = balance - ${placeholder("amount")}::bigint
-      where id = ${placeholder("developerId")} and balance >= ${placeholder("amount")}::bigint and ${fenceHolds}
-        and not exists (select 1 from seated_bot where retired_at is not null)
-        and not exists (select 1 from seats where bot_id = ${placeholder("botId")}::text and status = 'open' and copy = 2)
-      returning balance
-    ), opened as (
-      insert into seats (id, developer_id, bot_id, table_id, position, buy_in, chips, status, opened_at, copy)
-      select ${placeholder("seatId")}, ${placeholder("developerId")}, ${placeholder("botId")}::text, ${placeholder("tableId")}::text, ${placeholder("position")}::int,
-             ${placeholder("amount")}::bigint, ${placeholder("amount")}::bigint, 'open', ${placeholder("at")}::timestamptz, ${placeholder("copy")}::smallint
-      from debited
-      on conflict do nothing returning id
-    ), recorded as (
-      insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
-      select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'buy_in', -${placeholder("amount")}::bigint, debited.balance,
-             ${placeholder("botId")}::text, ${placeholder("tableId")}::text, ${placeholder("matchId")}::text, opened.id, ${placeholder("at")}::timestamptz
-      from debited left join opened on true returning id
-    )
-    select (select balance from debited)::text as balance, (select id from recorded) as recorded`);
+export function seatLedger(seatRows: SeatRowsSql) {
+  const statements = ledgerStatements(seatRows);
+  return {
+    buyInInDb: (db: Queryable, developerId: string, amount: number, refs: SeatRefs, now: Date) => buyInInDb(statements, db, developerId, amount, refs, now),
+    buyInPairInDb: (db: Db, developerId: string, amount: number, refs: PairSeatRefs, now: Date) => buyInPairInDb(statements, db, developerId, amount, refs, now),
+    cashoutInDb: (db: Queryable, developerId: string, seatId: string, chips: number, refs: LedgerRefs, now: Date) => cashoutInDb(statements, db, developerId, seatId, chips, refs, now),
+    cashoutPairInDb: (db: Db, developerId: string, pair: [SeatCashout, SeatCashout], now: Date) => cashoutPairInDb(statements, db, developerId, pair, now),
+    /** Inside the caller's transaction (match ends, hand batches, aborts): atomic on its own, no savepoint per seat. */
+    cashoutWithin: (db: Queryable, developerId: string, seatId: string, chips: number, refs: LedgerRefs, now: Date) => cashoutWithin(statements, db, developerId, seatId, chips, refs, now),
+  };
 }
 
-/** The cashout in one statement: close the open seat, credit its chips, write the cashout row. */
-function cashoutStatement(fenceHolds: SQL) {
-  return hotStatement<{ balance: string | null }>(sql`with closed as (
-      update seats set status = 'closed', chips = 0, cashout = ${placeholder("chips")}::bigint, closed_at = ${placeholder("at")}::timestamptz
-      where id = ${placeholder("seatId")} and developer_id = ${placeholder("developerId")} and status = 'open' and ${fenceHolds} returning bot_id, table_id
-    ), credited as (
-      update developers set balance = balance + ${placeholder("chips")}::bigint
-      where id = ${placeholder("developerId")} and exists (select 1 from closed) returning balance
-    ), recorded as (
-      insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
-      select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'cashout', ${placeholder("chips")}::bigint, credited.balance,
-             coalesce(${placeholder("botId")}::text, closed.bot_id), coalesce(${placeholder("tableId")}::text, closed.table_id),
-             ${placeholder("matchId")}::text, ${placeholder("seatId")}, ${placeholder("at")}::timestamptz
-      from closed, credited returning id
-    )
-    select (select balance from credited)::text as balance, (select id from recorded) as recorded`);
-}
+export type SeatLedger = ReturnType<typeof seatLedger>;
 
-const buyInFenced = buyInStatement(leaseHoldsTemplate());
-const buyInUnfenced = buyInStatement(sql`true`);
-const cashoutFenced = cashoutStatement(leaseHoldsTemplate());
-const cashoutUnfenced = cashoutStatement(sql`true`);
 
 async function refuseIfFenced(db: Queryable, fence: FenceToken | null | undefined, tableId?: string | null): Promise<void> {
   if (!fence) return;

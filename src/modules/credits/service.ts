@@ -9,10 +9,6 @@ import {
   type OperationOutput,
 } from "./account-machine";
 import {
-  buyInInDb,
-  buyInPairInDb,
-  cashoutInDb,
-  cashoutPairInDb,
   claimFaucetInDb,
   readAccount,
   type BuyInOutcome,
@@ -21,6 +17,7 @@ import {
   type PairBuyInOutcome,
   type PairSeatRefs,
   type SeatCashout,
+  type SeatLedger,
   type SeatRefs,
 } from "./ledger";
 import { nextClaimAt } from "./faucet";
@@ -28,6 +25,8 @@ import { nextClaimAt } from "./faucet";
 export interface AccountsDeps {
   db: Db;
   clock: Clock;
+  /** Buy-ins and cashouts around the table module's seat rows (tables/seat-rows.ts `SEAT_LEDGER`). */
+  seats: SeatLedger;
   faucetAmount: number;
   faucetCooldownMs: number;
   idleMs: number;
@@ -165,15 +164,15 @@ export class Accounts {
       case "claim":
         return this.claim(developerId, lastFaucetAt, now);
       case "buyIn":
-        return { reply: await buyInInDb(this.deps.db, developerId, operation.amount, operation.refs, now) };
+        return { reply: await this.deps.seats.buyInInDb(this.deps.db, developerId, operation.amount, operation.refs, now) };
       case "buyInPair":
-        return { reply: await buyInPairInDb(this.deps.db, developerId, operation.amount, operation.refs, now) };
+        return { reply: await this.deps.seats.buyInPairInDb(this.deps.db, developerId, operation.amount, operation.refs, now) };
       case "cashout":
         return {
-          reply: await cashoutInDb(this.deps.db, developerId, operation.seatId, operation.chips, operation.refs, now),
+          reply: await this.deps.seats.cashoutInDb(this.deps.db, developerId, operation.seatId, operation.chips, operation.refs, now),
         };
       case "cashoutPair":
-        return { reply: await cashoutPairInDb(this.deps.db, developerId, operation.seats, now) };
+        return { reply: await this.deps.seats.cashoutPairInDb(this.deps.db, developerId, operation.seats, now) };
     }
   }
 

@@ -69,18 +69,17 @@ export interface UnhostedBot {
 }
 
 export class HostedCode {
-  /**
-   * Hosting of a bot went on (an upload: its current version) or off (null): its remote socket, if
-   * one is open on any node, is told at once (set by the app; default: nobody).
-   */
-  hostingChanged: (botId: string, version: number | null) => void = () => {};
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly sandbox: Sandbox,
     private readonly owners: Bots,
     readonly rules: UploadRules,
+    /**
+     * Hosting of a bot went on (an upload: its current version) or off (null): its remote socket, if
+     * one is open on any node, is told at once.
+     */
+    private readonly hostingChanged: (botId: string, version: number | null) => void,
   ) {}
 
   /**

@@ -7,7 +7,7 @@ import type { Bots } from "../bots/service";
 import type { ClusterNode } from "../cluster/node";
 import { RoleKeeper } from "../cluster/roles";
 import type { Accounts } from "../credits/service";
-import type { MatchHost } from "../match-host/host";
+import type { TableCommands } from "../tables/table-commands";
 import type { Tables } from "../tables/service";
 import { entryState, LADDER_SEATS, type PauseReason } from "./availability";
 import { houseLimitsReached, type HouseLimitReached } from "./house";
@@ -35,7 +35,8 @@ export interface MatchmakerDeps {
   clock: Clock;
   ladder: Ladder;
   tables: Tables;
-  host: MatchHost;
+  /** Seats the group at the table it just made here (the ladder's joins are this node's own). */
+  commands: TableCommands;
   bots: Bots;
   accounts: Accounts;
   settings: LadderSettings;
@@ -246,15 +247,15 @@ export class Matchmaker {
    * another's over the bus); if one cannot sit, the table is closed (every seat refunded).
    */
   private async openHere({ format, config, creator, group }: PlacementRequest): Promise<boolean> {
-    const { tables, host } = this.deps;
+    const { tables, commands } = this.deps;
     const tableId = await tables.createLadderTable(format, creator, config);
     try {
-      for (const member of group) await host.execute(tableId, { op: "join", developerId: member.developerId, botId: member.botId });
+      for (const member of group) await commands.execute(tableId, { op: "join", developerId: member.developerId, botId: member.botId });
       return true;
     } catch (error) {
       // A bot seated meanwhile elsewhere, a balance spent meanwhile: the next round sees it and pauses or skips the entry.
       this.deps.log(`ladder table ${tableId} could not be filled (${(error as Error).message}): closed, seats refunded`);
-      await host.execute(tableId, { op: "close", developerId: creator }).catch((closing) => this.deps.log(`closing ladder table ${tableId} failed`, closing));
+      await commands.execute(tableId, { op: "close", developerId: creator }).catch((closing) => this.deps.log(`closing ladder table ${tableId} failed`, closing));
       return false;
     }
   }

@@ -3,7 +3,7 @@ import { queryRows, type Db } from "../../db";
 import type { LadderFormat } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
-import { PAGE, pageOf, rankCursor, type Page } from "../../lib/paging";
+import { ascending, descending, PAGE, pageOf, pastKeys, rankCursor, sortedBy, type Page } from "../../lib/paging";
 import type { LadderSettings } from "../../config";
 import { refuseIfRetired, type Bots } from "../bots/service";
 import { hostedSeatsHeld } from "../hosted/code-store";
@@ -131,13 +131,15 @@ export class Ladder {
     const limit = page.limit ?? PAGE.default;
     const after = page.after === undefined ? null : rankCursor.decode(page.after, ["double", "id"] as const);
     const rating = sql`coalesce(r.rating, ${conservativeRating(PRIOR)}::float8)`;
+    // The keyset of every list (lib/paging.ts), over an expression: the query is SQL, not a Drizzle select, for its left join and prior.
+    const order = [descending(rating), ascending(sql`e.bot_id`)] as const;
     const rows = await queryRows<{ bot_id: string; name: string; mu: number | null; sigma: number | null; rating: number; hands_played: number | null; sum_bb: number | null; sum_bb_squared: number | null; sum_adjusted_bb: number | null; sum_adjusted_bb_squared: number | null; estimator: string | null }>(
       this.db,
       sql`select e.bot_id, b.name, r.mu, r.sigma, ${rating} as rating, r.hands_played, r.sum_bb, r.sum_bb_squared, r.sum_adjusted_bb, r.sum_adjusted_bb_squared, r.estimator
           from ladder_entries e join bots b on b.id = e.bot_id left join bot_ratings r on r.bot_id = e.bot_id
           where e.format = ${format} and b.retired_at is null
-            ${after ? sql`and (${rating} < ${after[0]} or (${rating} = ${after[0]} and e.bot_id > ${after[1]}))` : sql``}
-          order by ${rating} desc, e.bot_id asc limit ${limit + 1}`,
+            ${after ? sql`and ${pastKeys(order, after)}` : sql``}
+          order by ${sql.join(sortedBy(order), sql`, `)} limit ${limit + 1}`,
     );
     const found = pageOf(rows, limit, (last) => rankCursor.encode([Number(last.rating), last.bot_id]));
     const [played, states] = await Promise.all([this.matchesPlayed(found.items.map((r) => r.bot_id)), this.statesOfFormat(format)]);

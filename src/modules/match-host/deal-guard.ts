@@ -1,5 +1,5 @@
 import { invariant } from "../../lib/assert";
-import type { TableRuntime } from "./runtime";
+import type { TableRuntime } from "../tables/runtime";
 
 /**
  * Hand numbers are reserved this many at a time. A host that dies may have dealt (and shown) any

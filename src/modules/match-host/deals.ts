@@ -2,7 +2,7 @@ import type { Card } from "@poker-bots/core/cards";
 import { cryptoRng, seededRng, type Rng } from "@poker-bots/core/rng";
 import { invariant } from "../../lib/assert";
 import { fairDeck, seededDeckSecret } from "../../poker/fair-deck";
-import type { TableRuntime } from "./runtime";
+import type { TableRuntime } from "../tables/runtime";
 
 /**
  * Which deal a hand of a duplicate match recorded before issue 32 played: one match dealt every

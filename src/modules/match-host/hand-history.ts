@@ -1,7 +1,7 @@
 import type { HandState } from "../../poker/hand-types";
 import { storedHandOf, type StoredHand } from "../../poker/hand-record";
 import { exportPhh, playersInPhhOrder, type ExportableHand } from "../../poker/phh";
-import type { SeatRuntime, TableRuntime } from "./runtime";
+import type { SeatRuntime, TableRuntime } from "../tables/runtime";
 
 /** A completed hand as stored and served: who sat where, the hand's rules, every event with every card (src/poker/hand-record.ts). */
 export type { StoredHand };

@@ -4,7 +4,7 @@ import { isConnectionLost, retryTransient, transientCode, type RetryOptions } fr
 import type { Clock } from "../../lib/clock";
 import type { MatchStore } from "./match-runner";
 import { emptyBatch, markMatchesStarted, writeBatches, type HandRecord, type MatchOutcome, type SeatClosure, type TableBatch } from "./persistence";
-import type { TableRuntime } from "./runtime";
+import type { TableRuntime } from "../tables/runtime";
 import { finishMatches, type FinishedMatch } from "./match-finish";
 import { FencedError, leaseHolds, type FenceToken } from "../cluster/lease";
 import { RESERVATION_BLOCK } from "./deal-guard";
@@ -48,9 +48,6 @@ export class HandJournal implements MatchStore {
   private endingDrain: Promise<void> | null = null;
   /** A lost connection is waited out (writes are idempotent), not turned into aborted matches. */
   private readonly retry: RetryOptions;
-  /** Told of every seat closure once it is written: the bot may sit elsewhere from then on. */
-  onSeatsClosed: (tableId: string, closures: SeatClosure[]) => void = () => {};
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -58,7 +55,9 @@ export class HandJournal implements MatchStore {
     /** Seals a match's deck secret before it is stored (it is revealed only by the match's end). */
     private readonly deckSeal: DeckSeal,
     /** This node's lease: every write lands only while it stands. */
-    private readonly fence: () => FenceToken | null = () => null,
+    private readonly fence: () => FenceToken | null,
+    /** Told of every seat closure once it is written: the bot may sit elsewhere from then on. */
+    private readonly onSeatsClosed: (tableId: string, closures: SeatClosure[]) => void,
   ) {
     this.retry = {
       // A lost connection is worth an operator's attention; a deadlock or serialization conflict

@@ -66,6 +66,11 @@ export interface MatchDeps {
   beforeFinish?: () => Promise<void>;
   /** Whether this node's lease provably stands (absent: no lease, local play): see deal-guard.ts. */
   leaseStanding?: () => boolean;
+  /**
+   * The match's record is written: the table's lifecycle hears it (tables/table-machine.ts
+   * MATCH_RECORDED), so the table reads as finished from now on. Absent in local play, which has no lifecycle.
+   */
+  recorded?: () => void;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -83,7 +88,6 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     await deps.store.started(table);
   }
   const matchId = table.matchId!;
-  table.status = "running";
   const store = deps.store;
   const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
     store.record(table.tableId, matchId, hand, stacks, closures);
@@ -151,7 +155,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     twinMatchId: table.twin?.matchId ?? null,
     holdSecret: table.config.dealRound !== undefined,
   });
-  table.status = "finished";
+  deps.recorded?.();
   const summary: MatchEndedMessage = {
     type: "match_ended",
     tableId: table.tableId,

@@ -7,8 +7,8 @@ import type { StoredHand } from "../../poker/hand-record";
 import { upsertChunks } from "./hand-store";
 import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
-import { cashoutWithin } from "../credits/ledger";
-import { assertLease, FencedError, leaseHolds, ownedTables, type FenceToken } from "../cluster/lease";
+import { SEAT_LEDGER } from "../tables/seat-rows";
+import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
 export interface SeatClosure {
@@ -159,7 +159,7 @@ export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promi
   if (closures.length > 0) statements.push(lockDevelopers(tx, closures.map(({ closure }) => closure.developerId)));
   for (const { batch, closure } of closures) {
     const refs = { botId: closure.botId, tableId: batch.tableId, matchId: batch.matchId };
-    statements.push(cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
+    statements.push(SEAT_LEDGER.cashoutWithin(tx, closure.developerId, closure.seatId, closure.chips, refs, now));
   }
   return statements;
 }
@@ -236,7 +236,7 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
     const [table] = await tx.select().from(tables).where(eq(tables.id, tableId)).for("update");
     if (!table || table.status === "finished" || table.status === "aborted") return 0;
     for (const seat of open) {
-      await cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
+      await SEAT_LEDGER.cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
     if (table.matchId) await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
     if (twin !== null) await endPairWithTwin(tx, twin, deckSecret);
@@ -278,25 +278,3 @@ async function endPairWithTwin(tx: Tx, twin: string, deckSecret: string | null):
       and (select count(distinct developer_id) from match_players where match_id = ${twin}) > 1`);
 }
 
-export { handsRecordedOf } from "./hand-store";
-
-export async function openSeatsOf(db: Queryable, tableIds: string[]) {
-  if (tableIds.length === 0) return [];
-  return db.select().from(seats).where(and(anyOf(seats.tableId, tableIds), eq(seats.status, "open")));
-}
-
-/**
- * A leave asked for mid-match, written before it is answered "leaving": a node that takes the
- * table over reads it back (resume.ts), so an acknowledged leave survives any failover.
- */
-export async function markSeatLeaving(db: Queryable, seatId: string, tableId: string, fence: FenceToken | null, retry: RetryOptions = {}): Promise<void> {
-  const marked = await retryTransient(
-    () =>
-      queryRows(db, sql`update seats set leaving = true where id = ${seatId} and status = 'open' and ${leaseHolds(fence, tableId)} returning 1`),
-    retry,
-  );
-  if (marked.length > 0 || !fence) return;
-  // No row: the seat was just cashed out (its match ended, or it busted, a moment ago), or the table is another node's now.
-  const [seat] = await queryRows<{ status: string }>(db, sql`select status from seats where id = ${seatId}`);
-  if (seat?.status === "open") throw new FencedError(fence);
-}

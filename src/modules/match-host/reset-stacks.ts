@@ -1,5 +1,5 @@
 import type { TableConfig } from "@poker-bots/protocol";
-import type { SeatRuntime, TableRuntime } from "./runtime";
+import type { SeatRuntime, TableRuntime } from "../tables/runtime";
 
 /**
  * The ledger rule of a reset-stacks table (`resetStacks`: the ACPC's convention, where a game

@@ -5,7 +5,7 @@ import type { BuiltInStrategy } from "../bots/model";
 import type { DeckSeal } from "./deck-seal";
 import { recordedHands } from "./hand-store";
 import { decodeRecorded, matchDealOf } from "./recorded-hands";
-import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "./runtime";
+import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "../tables/runtime";
 
 type TableRow = typeof tables.$inferSelect;
 type SeatRow = typeof seats.$inferSelect;
@@ -77,7 +77,7 @@ function alignTwins(recorded: Map<TableRuntime, number[]>): void {
 /** The running match's state from its rows; returns the numbers of its recorded hands. */
 async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime, deckSeal: DeckSeal): Promise<number[]> {
   const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
-  table.status = "running";
+  // Its lifecycle resumes it for having a match (table-machine.ts, `resuming`): the status follows.
   table.matchId = matchId;
   if (table.twin) table.twin.matchId = match.twinMatchId;
   table.startedAt = match.startedAt.getTime();

@@ -16,7 +16,7 @@ import { newId } from "../../lib/ids";
 import { deckCommitment } from "../../poker/fair-deck";
 import type { MatchPlayers } from "../hosted/players";
 import { drawDeckSecret } from "./round-decks";
-import { mirroredPosition, seatsInOrder, type TableRuntime } from "./runtime";
+import { mirroredPosition, seatsInOrder, type TableRuntime } from "../tables/runtime";
 
 /** What one table's match begins with. */
 export interface MatchStart {

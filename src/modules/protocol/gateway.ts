@@ -57,6 +57,14 @@ interface KeyVerdict {
   done: Promise<void>;
 }
 
+/** What the gateway asks of the rest of the node, given at construction. */
+export interface GatewayLinks {
+  keyCheck?: KeyCheck;
+  presence?: PresenceRecorder;
+  /** The state of a reconnecting bot's table (tables/held-tables.ts `snapshotFor`). */
+  snapshots?: SnapshotProvider;
+}
+
 /**
  * Remote bots' sockets, keyed by botId (and ws.id → botId). One socket per bot: a reconnect
  * replaces the old one. Action requests carry a requestId; late, duplicate and foreign answers
@@ -73,19 +81,19 @@ export class BotGateway {
   readonly turnaround = new LatencyRecorder();
   /** When the latest legal action of each table (by tableId) arrived, until its next request leaves. */
   private readonly actionArrivedAt = new Map<string, number>();
-  snapshotProvider: SnapshotProvider = () => null;
+  private readonly snapshotProvider: SnapshotProvider;
   /** The SHA-256 of the key each socket (by ws.id) was opened with. */
   private readonly keyHashOfSocket = new Map<string, string>();
   private readonly keyVerdicts = new Map<string, KeyVerdict>();
   /**
-   * Checks a socket's key against the database (set by the app): a key rotated or a bot retired on
-   * any node, with or without the bus, plays nothing more (see recheckKey).
+   * Checks a socket's key against the database: a key rotated or a bot retired on any node, with
+   * or without the bus, plays nothing more (see recheckKey).
    */
-  keyCheck: KeyCheck | undefined;
+  private readonly keyCheck: KeyCheck | undefined;
   /** Reaches bots whose socket is on another node (set when the node joins its cluster). */
   relay: GatewayRelay | undefined;
   /** Told where bots connect and disconnect (bot_presence: the ladder pairs only connected bots). */
-  presence: PresenceRecorder | undefined;
+  private readonly presence: PresenceRecorder | undefined;
 
   /**
    * `limiter` bounds what a bot may send besides answers to its open request: answering is never
@@ -94,7 +102,13 @@ export class BotGateway {
   constructor(
     private readonly clock: Clock,
     private readonly limiter?: RateLimiter,
-  ) {}
+    /** The node's key check, presence and snapshots (absent in `cli play`: one process, no database). */
+    links: GatewayLinks = {},
+  ) {
+    this.keyCheck = links.keyCheck;
+    this.presence = links.presence;
+    this.snapshotProvider = links.snapshots ?? (() => null);
+  }
 
   isConnected(botId: string): boolean {
     return this.socketsByBot.has(botId);

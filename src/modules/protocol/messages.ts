@@ -20,7 +20,7 @@ import type {
 } from "@poker-bots/protocol";
 import { invariant } from "../../lib/assert";
 import type { HandEvent, HandState, LegalActions } from "../../poker/hand-types";
-import { isSeeded, publicConfig, type TableRuntime } from "../match-host/runtime";
+import { isSeeded, publicConfig, type TableInPlay } from "./table-in-play";
 
 /**
  * What a remote socket of a hosted bot is told (the welcome's `hosted`, or an `error` BOT_HOSTED
@@ -48,7 +48,7 @@ const cards = (ids: number[]) => ids.map(formatCard);
 const pair = (ids: number[], index = 0): [Card, Card] => [formatCard(ids[2 * index]), formatCard(ids[2 * index + 1])];
 
 /** Every message of a match names it: a table between matches has no match to report on. */
-function matchIdOf(table: TableRuntime): string {
+function matchIdOf(table: TableInPlay): string {
   invariant(table.matchId !== null, `table ${table.tableId} has no match in play`);
   return table.matchId;
 }
@@ -59,7 +59,7 @@ function bettingStreet(street: HandState["street"]): Street {
   return street;
 }
 
-function botAt(table: TableRuntime, position: number): string | null {
+function botAt(table: TableInPlay, position: number): string | null {
   return table.seats.get(position)?.botId ?? table.departed.find((s) => s.position === position)?.botId ?? null;
 }
 
@@ -69,7 +69,7 @@ export function potOf(state: HandState): number {
   return pot;
 }
 
-function seatStates(table: TableRuntime, state: HandState) {
+function seatStates(table: TableInPlay, state: HandState) {
   return state.seats.map((position, p) => ({
     seat: position,
     botId: botAt(table, position),
@@ -82,7 +82,7 @@ function seatStates(table: TableRuntime, state: HandState) {
 }
 
 /** `position` null: the spectators' version (no yourSeat). */
-export function matchStartedMessage(table: TableRuntime, position: number | null): MatchStartedMessage {
+export function matchStartedMessage(table: TableInPlay, position: number | null): MatchStartedMessage {
   return {
     type: "match_started",
     tableId: table.tableId,
@@ -96,12 +96,12 @@ export function matchStartedMessage(table: TableRuntime, position: number | null
 }
 
 /** A match taken over after its host died: match_started's content, with what the resumption kept and voided. */
-export function matchResumedMessage(table: TableRuntime, position: number | null, handsPlayed: number, voidedHands: number[]): MatchResumedMessage {
+export function matchResumedMessage(table: TableInPlay, position: number | null, handsPlayed: number, voidedHands: number[]): MatchResumedMessage {
   return { ...matchStartedMessage(table, position), type: "match_resumed", handsPlayed, voidedHands };
 }
 
 /** Player `p`'s own view with its hole cards; `p` null: the spectators' view, with none. */
-export function handStartedMessage(table: TableRuntime, state: HandState, p: number | null): HandStartedMessage {
+export function handStartedMessage(table: TableInPlay, state: HandState, p: number | null): HandStartedMessage {
   return {
     type: "hand_started",
     tableId: table.tableId,
@@ -116,7 +116,7 @@ export function handStartedMessage(table: TableRuntime, state: HandState, p: num
 }
 
 /** Public events as protocol messages. Hole cards and showdown results are not here. */
-export function publicEventMessage(table: TableRuntime, event: HandEvent): ActionMessage | StreetMessage | null {
+export function publicEventMessage(table: TableInPlay, event: HandEvent): ActionMessage | StreetMessage | null {
   const base = { tableId: table.tableId, matchId: matchIdOf(table), handNumber: table.handNumber };
   switch (event.type) {
     case "ante":
@@ -139,7 +139,7 @@ export function publicEventMessage(table: TableRuntime, event: HandEvent): Actio
   }
 }
 
-export function handEndedMessage(table: TableRuntime, state: HandState): HandEndedMessage {
+export function handEndedMessage(table: TableInPlay, state: HandState): HandEndedMessage {
   const result = state.result!;
   const uncalled = state.events.filter((e) => e.type === "uncalled_returned");
   return {
@@ -157,7 +157,7 @@ export function handEndedMessage(table: TableRuntime, state: HandState): HandEnd
 }
 
 export function actionRequestMessage(
-  table: TableRuntime,
+  table: TableInPlay,
   state: HandState,
   legal: LegalActions,
   requestId: string,
@@ -190,7 +190,7 @@ export function actionRequestMessage(
 }
 
 /** The state of a bot's table as it may see it, for a reconnecting bot; botId null: a spectator's (no hole cards). */
-export function snapshotMessage(table: TableRuntime, botId: string | null): SnapshotMessage {
+export function snapshotMessage(table: TableInPlay, botId: string | null): SnapshotMessage {
   const state = table.hand;
   const own = state && botId !== null ? state.seats.findIndex((position) => botAt(table, position) === botId) : -1;
   return {

@@ -1,4 +1,4 @@
-import type { TableRuntime } from "../match-host/runtime";
+import type { TableInPlay } from "./table-in-play";
 import type { BotSocket, ServerMessage } from "./gateway";
 import { snapshotMessage } from "./messages";
 
@@ -6,7 +6,7 @@ import { snapshotMessage } from "./messages";
  * What a spectator who opens a table mid-hand gets right after `watching`: the hand in play as a
  * `snapshot` with no seat's hole cards (those are public only at showdown); null between hands.
  */
-export function spectatorSnapshot(table: TableRuntime): ServerMessage | null {
+export function spectatorSnapshot(table: TableInPlay): ServerMessage | null {
   if (!table.hand || table.hand.finished) return null;
   return snapshotMessage(table, null);
 }
@@ -42,10 +42,13 @@ export class Spectators {
   private readonly byAddress = new Map<string, number>();
   /** Tables with a watcher that cannot join a topic (not a Bun socket): those get a send each. */
   private readonly plainSockets = new Set<string>();
-  remote: RemoteSpectators | undefined;
   publishTopic: ((topic: string, text: string) => unknown) | undefined;
 
-  constructor(private readonly limits: SpectatorLimits = { perTable: 500, perAddress: 20 }) {}
+  constructor(
+    private readonly limits: SpectatorLimits = { perTable: 500, perAddress: 20 },
+    /** Spectators of this node's tables on other nodes (absent: one process alone, as `cli play`). */
+    private readonly remote?: RemoteSpectators,
+  ) {}
 
   /** Anonymous watchers are capped per table and per address, so they cannot multiply a match's CPU. */
   admit(tableId: string, socket: SpectatorSocket): WatchRefusal {

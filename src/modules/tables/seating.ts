@@ -4,11 +4,12 @@ import { tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { AppError, errors } from "../../lib/errors";
 import { FencedError, type FenceToken } from "../cluster/lease";
-import { markSeatLeaving } from "../match-host/persistence";
+import { markSeatLeaving } from "./seat-rows";
 import type { BotRecord } from "../bots/service";
 import type { Accounts } from "../credits/service";
 import type { BotGateway } from "../protocol/gateway";
-import { assertCashout, chipsOnTable, freePosition, newSeatRuntime, type SeatRuntime, type TableRuntime } from "../match-host/runtime";
+import { assertCashout, chipsOnTable, freePosition, newSeatRuntime, type SeatRuntime, type TableRuntime } from "./runtime";
+import type { TableEvent } from "./table-machine";
 import { refuseIfPrivate, seatView, type ClosedTable, type LeaveResult, type SeatView } from "./views";
 
 /**
@@ -24,10 +25,8 @@ export interface Seating {
   /** Which table each bot sits at, on this host. */
   tableOfBot: Map<string, string>;
   fence(): FenceToken | null;
-  /** The table's actor hears of a seat change. */
-  seatsChanged(table: TableRuntime): void;
-  /** The table is no longer hosted here (closed). */
-  release(table: TableRuntime): void;
+  /** The table's lifecycle (table-machine.ts) hears what happened to it: a seat change, or its end while waiting. */
+  tell(table: TableRuntime, event: TableEvent): void;
 }
 
 /** Seats a bot (a built-in, a remote bot, or a hosted one: none needs a connection to sit). A duplicate pair's tables seat through twin-seating.ts. */
@@ -62,7 +61,7 @@ export async function seatBot(seating: Seating, table: TableRuntime, developerId
       `table ${tableId}: seat ${seat.seatId} holds ${seat.chips} chips for a buy-in of ${table.config.buyIn}`,
     );
     seating.tableOfBot.set(botId, tableId);
-    seating.seatsChanged(table);
+    seating.tell(table, { type: "SEATS_CHANGED" });
     return seatView(seat);
   } finally {
     table.reserved.delete(position);
@@ -134,10 +133,8 @@ export async function endWaitingTables(seating: Seating, ending: TableRuntime[],
     throw error;
   });
   if (!ended) return false;
-  for (const table of ending) {
-    table.status = status;
-    seating.release(table);
-  }
+  // The machine ends each table (its status follows), and the host lets it go.
+  for (const table of ending) seating.tell(table, { type: status === "closed" ? "CLOSED" : "EXPIRED" });
   return true;
 }
 

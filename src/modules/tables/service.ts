@@ -8,14 +8,21 @@ import type { Page } from "../../lib/paging";
 import { TABLE_DEFAULTS } from "../../config";
 import type { Bots } from "../bots/service";
 import type { TableRouting } from "../cluster/routing";
-import type { MatchHost } from "../match-host/host";
-import { newTableRuntime } from "../match-host/runtime";
+import type { HostCommand } from "../cluster/table-relay";
+import { newTableRuntime, type TableRuntime } from "./runtime";
 import type { ServerMessage } from "../protocol/gateway";
 import type { SpectatorSocket, Spectators } from "../protocol/spectators";
 import type { BotGateway } from "../protocol/gateway";
 import { presentBots } from "../protocol/presence";
 import { lobbyRows } from "./lobby";
-import { isLive, viewsOfRows, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
+import type { TableCommands } from "./table-commands";
+import type { HeldTables } from "./held-tables";
+import { isLive, viewsOfRows, type HandsRecorded, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
+
+/** Hosts a table just created on this node: declared here, so the table module depends on no match code (match-host/host.ts implements it). */
+export interface TableHost {
+  host(table: TableRuntime): void;
+}
 
 export interface TablesDeps {
   db: Db;
@@ -23,15 +30,20 @@ export interface TablesDeps {
   bots: Bots;
   spectators: Spectators;
   /** Whether a remote bot's socket is open here (a join warns when it is connected nowhere). */
-  gateway?: BotGateway;
-  host: MatchHost;
+  gateway: BotGateway;
+  host: TableHost;
+  /** The tables this node holds: their live state. */
+  held: HeldTables;
+  /** Joins, leaves, closes and reads of the tables held here. */
+  commands: TableCommands;
   routing: TableRouting;
+  handsRecorded: HandsRecorded;
   hostId: string;
   defaultBuyIn: number;
   /** Waiting or running tables one developer may have (a flood would push real tables out of the lobby). */
   maxOpenTablesPerDeveloper: number;
   /** Refuses a join past the per-developer cap on hosted seats (hosted/code-store.ts refuseIfHostedSeatsFull). */
-  hostedSeatCap?: (developerId: string, botId: string) => Promise<void>;
+  hostedSeatCap: (developerId: string, botId: string) => Promise<void>;
 }
 
 export type { ClosedTable, CreateTableInput, LeaveResult, SeatView, TableView } from "./views";
@@ -73,7 +85,7 @@ export class Tables {
       throw errors.validation("resetStacks must be at least bigBlind and at most buyIn (the buy-in is the bankroll: at least one full stack)", { field: "resetStacks" });
     }
     const tableId = await this.open(developerId, config, null);
-    return this.deps.host.view(tableId, developerId)!;
+    return this.deps.held.view(tableId, developerId)!;
   }
 
   /**
@@ -137,7 +149,7 @@ export class Tables {
 
   /** `viewerId`: the developer asking (null: anonymous); only the table's creator sees its seed. */
   async get(tableId: string, viewerId: string | null = null): Promise<TableView> {
-    const hosted = this.deps.host.view(tableId, viewerId);
+    const hosted = this.deps.held.view(tableId, viewerId);
     if (hosted) return hosted;
     const rows = await this.deps.db.select().from(tables).where(eq(tables.id, tableId));
     if (rows.length === 0) throw errors.notFound("Table");
@@ -156,9 +168,9 @@ export class Tables {
    */
   async join(developerId: string, tableId: string, botId: string): Promise<SeatView & { warning?: { code: "BOT_NOT_CONNECTED"; message: string } }> {
     const bot = await this.deps.bots.findOwned(developerId, botId);
-    await this.deps.hostedSeatCap?.(developerId, botId);
+    await this.deps.hostedSeatCap(developerId, botId);
     const seat = await this.atHost<SeatView>(tableId, { op: "join", developerId, botId });
-    if (bot.strategy !== null || this.deps.gateway?.isConnected(botId)) return seat;
+    if (bot.strategy !== null || this.deps.gateway.isConnected(botId)) return seat;
     const [hosted, present] = await Promise.all([this.deps.bots.codeVersions([botId]), presentBots(this.deps.db, [botId])]);
     if (hosted.has(botId) || present.has(botId)) return seat;
     const message = `${bot.name} is not connected: it will time out on every turn until it connects (run it: bun examples/starter-bot.ts --bot ${bot.name})`;
@@ -179,8 +191,8 @@ export class Tables {
   async watch(tableId: string, socket: SpectatorSocket): Promise<TableView | null> {
     const refused = this.deps.spectators.admit(tableId, socket);
     if (refused) throw new AppError(429, refused.code, refused.message);
-    let view: TableView | null | undefined = this.deps.host.view(tableId, null);
-    if (!view && (await this.deps.routing.hostedElsewhere(tableId))) view = (await this.deps.routing.relay!.watch(tableId).catch(() => null)) as TableView | null;
+    let view: TableView | null | undefined = this.deps.held.view(tableId, null);
+    if (!view && (await this.deps.routing.hostedElsewhere(tableId))) view = (await this.deps.routing.watch(tableId).catch(() => null)) as TableView | null;
     if (!view) return null;
     this.deps.spectators.add(tableId, socket);
     return view;
@@ -188,19 +200,19 @@ export class Tables {
 
   /** The hand in play at a table hosted here, for a spectator who just connected (null: none, or hosted elsewhere). */
   spectatorSnapshot(tableId: string): ServerMessage | null {
-    return this.deps.host.spectatorSnapshot(tableId);
+    return this.deps.held.spectatorSnapshot(tableId);
   }
 
   unwatch(tableId: string, socket: SpectatorSocket): void {
     this.deps.spectators.remove(tableId, socket);
-    if (this.deps.spectators.watchingHere(tableId) === 0 && !this.deps.host.hosts(tableId)) this.deps.routing.relay?.unwatch(tableId);
+    if (this.deps.spectators.watchingHere(tableId) === 0 && !this.deps.held.has(tableId)) this.deps.routing.unwatch(tableId);
   }
 
-  private atHost<T>(tableId: string, command: Parameters<MatchHost["execute"]>[1]): Promise<T> {
-    return this.deps.routing.run(tableId, command, () => this.deps.host.execute(tableId, command)) as Promise<T>;
+  private atHost<T>(tableId: string, command: HostCommand): Promise<T> {
+    return this.deps.routing.run(tableId, command, () => this.deps.commands.execute(tableId, command)) as Promise<T>;
   }
 
   private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
-    return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.deps.host.runtime(tableId));
+    return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.deps.held.get(tableId)?.table, this.deps.handsRecorded);
   }
 }

@@ -9,7 +9,7 @@ import { errors } from "../../lib/errors";
 import { invariant } from "../../lib/assert";
 import type { BotRecord } from "../bots/service";
 import type { SeatCashout } from "../credits/ledger";
-import { assertCashout, chipsOnTable, freePosition, mirroredPosition, newSeatRuntime, type TableRuntime } from "../match-host/runtime";
+import { assertCashout, chipsOnTable, freePosition, mirroredPosition, newSeatRuntime, type TableRuntime } from "./runtime";
 import { endWaitingTables, hostUnavailable, unseatBot, waitingCashout, type Seating } from "./seating";
 import { refuseIfPrivate, seatView, type ClosedTable, type LeaveResult, type SeatView } from "./views";
 
@@ -70,7 +70,7 @@ export async function seatPair(seating: Seating, copies: TableRuntime[], address
       return seat;
     });
     seating.tableOfBot.set(botId, first.tableId);
-    for (const table of pair) seating.seatsChanged(table);
+    for (const table of pair) seating.tell(table, { type: "SEATS_CHANGED" });
     return seatView(seats[addressed === first ? 0 : 1]);
   } finally {
     first.reserved.delete(position);

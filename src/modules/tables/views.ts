@@ -1,8 +1,8 @@
 import { anyOf, type Db } from "../../db";
 import { matches, type LadderFormat, type TableConfig, type TableStatus, type tables } from "../../db/schema";
 import { errors } from "../../lib/errors";
-import { handsRecordedOf, openSeatsOf } from "../match-host/persistence";
-import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "../match-host/runtime";
+import { openSeatsOf } from "./seat-rows";
+import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
 
 /** POST /api/tables: any part of the config, the rest from the defaults (CreateTableBody bounds each field). */
 export type CreateTableInput = Partial<TableConfig>;
@@ -64,12 +64,16 @@ export function viewOfRuntime(table: TableRuntime, viewerId: string | null): Tab
   };
 }
 
+/** Hands recorded per match (the match host's store counts them): what a table hosted elsewhere has played. */
+export type HandsRecorded = (matchIds: string[]) => Promise<Map<string, number>>;
+
 /** Tables from their rows: live state for those hosted here, the stored state for the others. */
 export async function viewsOfRows(
   db: Db,
   rows: Array<typeof tables.$inferSelect>,
   viewerId: string | null,
   hostedHere: (tableId: string) => TableRuntime | undefined,
+  handsRecordedOf: HandsRecorded,
 ): Promise<TableView[]> {
   const elsewhere = rows.filter((r) => !hostedHere(r.id));
   const open = await openSeatsOf(db, elsewhere.map((r) => r.id));
@@ -77,7 +81,7 @@ export async function viewsOfRows(
   const commitments = runningMatches.length
     ? await db.select({ id: matches.id, deckCommitment: matches.deckCommitment }).from(matches).where(anyOf(matches.id, runningMatches))
     : [];
-  const handsRecorded = await handsRecordedOf(db, elsewhere.flatMap((r) => (r.matchId ? [r.matchId] : [])));
+  const handsRecorded = await handsRecordedOf(elsewhere.flatMap((r) => (r.matchId ? [r.matchId] : [])));
   return rows.map((row) => {
     const hosted = hostedHere(row.id);
     if (hosted) return viewOfRuntime(hosted, viewerId);
