@@ -5,7 +5,8 @@ import { newId } from "../../lib/ids";
 import type { RateLimiter } from "../../lib/rate-limit";
 import type { PlayerAction } from "../../poker/hand-types";
 import type { KeyCheck } from "../bots/key-check";
-import { parseMessage, toPlayerAction } from "./bot-answers";
+import { toPlayerAction } from "../seats/answers";
+import { parseMessage } from "./bot-answers";
 import type { ConnectionVia, PresenceRecorder } from "./presence";
 
 /** What the gateway needs of a socket: Elysia's ServerWebSocket wrapper satisfies it. */
