@@ -1,7 +1,6 @@
 import type { Clock } from "../../lib/clock";
-import type { PlayerAction } from "../../poker/hand-types";
 import type { AskedSeat, Decided, Seat, SeatAnswer, Turn } from "./model";
-import { actionBudgetMs, fallbackAction, FOLDED_FOR_MATCH, illegalityOf, timeBankAfter, type TimeBankPolicy } from "./rules";
+import { actionBudgetMs, fallbackAction, FOLDED_FOR_MATCH, illegalityFor, timeBankAfter, type TimeBankPolicy } from "./rules";
 
 /** What decide() needs besides the seat and its turn: the clock, the time bank's policy, who hears of silences. */
 export interface DecideRules {
@@ -10,8 +9,6 @@ export interface DecideRules {
   /** Hears of each request a seat left unanswered by its deadline (`cli play` counts them as timeouts). */
   onSilence: (botId: string) => void;
 }
-
-const LEAVING = "you are leaving this table: your actions are folded for you";
 
 /**
  * Asks a seat for its action on this turn, the one way for every kind of seat:
@@ -32,7 +29,7 @@ export function decide(seat: Seat, turn: Turn, rules: DecideRules): Decided | Pr
 async function ask(seat: AskedSeat, turn: Turn, rules: DecideRules): Promise<Decided> {
   const askedAt = rules.clock.now();
   const budgetMs = actionBudgetMs(turn.actionTimeoutMs, turn.timeBankMs);
-  const illegality = (action: PlayerAction) => (turn.leaving() ? LEAVING : illegalityOf(turn.state, action));
+  const illegality = illegalityFor(turn.state, turn.leaving);
   const answer: SeatAnswer = await seat.ask({ turn, askedAt, deadlineMs: askedAt + budgetMs, budgetMs, illegality });
   const bankAfter = (tookMs: number | null) => timeBankAfter(turn.actionTimeoutMs, turn.timeBankMs, rules.timeBank, tookMs);
   if (!answer.answered && answer.why === "silent") rules.onSilence(seat.botId);

@@ -50,7 +50,7 @@ export interface Question {
   deadlineMs: number;
   /** actionTimeoutMs plus the time bank: wall time for a remote bot, its own run time for a hosted one. */
   budgetMs: number;
-  /** The one legality check (rules.ts illegalityOf, and a leaver's answer refused): null when accepted. */
+  /** The one legality check (rules.ts illegalityFor): null when accepted. */
   illegality: (action: PlayerAction) => string | null;
 }
 

@@ -13,10 +13,16 @@ export function fallbackAction(legal: LegalActions): PlayerAction {
 /** What a seat plays once its failures are exhausted (FailureCount): fold, for the rest of the match. */
 export const FOLDED_FOR_MATCH: PlayerAction = { type: "fold" };
 
-/** The one legality check of an answer (the engine's own rules): null when it is legal, else why not. */
-export function illegalityOf(state: HandState, action: PlayerAction): string | null {
-  const tried = applyAction(state, action);
-  return tried.ok ? null : tried.reason;
+/**
+ * The one legality check of a seat's answer on this turn: null when the engine accepts it, else why
+ * not (a seat that is leaving has its actions folded for it, whatever it answers).
+ */
+export function illegalityFor(state: HandState, leaving: () => boolean): (action: PlayerAction) => string | null {
+  return (action) => {
+    if (leaving()) return "you are leaving this table: your actions are folded for you";
+    const tried = applyAction(state, action);
+    return tried.ok ? null : tried.reason;
+  };
 }
 
 /**
