@@ -1,14 +1,7 @@
-import type { Clock } from "../../lib/clock";
-import type { AskedSeat, Decided, Seat, SeatAnswer, Turn } from "./model";
-import { actionBudgetMs, fallbackAction, FOLDED_FOR_MATCH, illegalityFor, timeBankAfter, type TimeBankPolicy } from "./rules";
+import type { AskedSeat, Decided, DecideRules, Seat, SeatAnswer, Turn } from "./model";
+import { actionBudgetMs, fallbackAction, FOLDED_FOR_MATCH, illegalityFor, timeBankAfter } from "./rules";
 
-/** What decide() needs besides the seat and its turn: the clock, the time bank's policy, who hears of silences. */
-export interface DecideRules {
-  clock: Clock;
-  timeBank: TimeBankPolicy;
-  /** Hears of each request a seat left unanswered by its deadline (`cli play` counts them as timeouts). */
-  onSilence: (botId: string) => void;
-}
+export type { DecideRules };
 
 /**
  * Asks a seat for its action on this turn, the one way for every kind of seat:

@@ -1,6 +1,7 @@
 import type { ActionRequestMessage } from "@poker-bots/protocol";
 import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
-import type { DecideRules } from "./decide";
+import type { Clock } from "../../lib/clock";
+import type { TimeBankPolicy } from "./rules";
 
 /**
  * A seat: whatever plays one place at a table. Every kind is asked through decide() (decide.ts),
@@ -69,6 +70,14 @@ export type SeatAnswer =
 export interface Decided {
   action: PlayerAction;
   timeBankMs: number;
+}
+
+/** What decide() needs besides the seat and its turn: the clock, the time bank's policy, who hears of silences. */
+export interface DecideRules {
+  clock: Clock;
+  timeBank: TimeBankPolicy;
+  /** Hears of each request a seat left unanswered by its deadline (`cli play` counts them as timeouts). */
+  onSilence: (botId: string) => void;
 }
 
 /** How a match reaches its seats that are not built in: each one's kind by botId, and the rules decide() applies. */
