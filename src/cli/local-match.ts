@@ -158,7 +158,7 @@ export interface LocalPlayerResult {
   finalChips: number;
   profit: number;
   handsWon: number;
-  /** Answers that came after the timeout (the runner then checked or folded, as the server would); null: not counted (a match on the service). */
+  /** Requests left unanswered by their deadline (late, silent, or a hosted: bot's run past its budget): checked or folded for, as the server would; null: not counted (a match on the service). */
   timeouts: number | null;
   /** A hosted: player's log (its console, its failures and the sandbox's notes), as the service keeps it for GET /api/bots/:botId/logs. */
   hostedLogs?: HostedLogLine[];
