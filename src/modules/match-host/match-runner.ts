@@ -1,5 +1,5 @@
 import type { Clock } from "../../lib/clock";
-import { invariant } from "../../lib/assert";
+import { invariant, invariantViolated } from "../../lib/assert";
 import { newId } from "../../lib/ids";
 import { applyActionInPlace, legalActions, startHand } from "../../poker/hand";
 import type { HandState, LegalActions } from "../../poker/hand-types";
@@ -243,7 +243,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     const decided = asked instanceof Promise ? await asked : asked;
     seat.timeBankMs = decided.timeBankMs;
     const applied = applyActionInPlace(state, decided.action);
-    invariant(applied.ok, `seat ${seat.position} of table ${table.tableId}: decide() settles only legal actions (${applied.ok ? "" : applied.reason})`);
+    if (!applied.ok) invariantViolated(`seat ${seat.position} of table ${table.tableId}: decide() settles only legal actions (${applied.reason})`);
     const lapsedMeanwhile = guard.standing();
     if (lapsedMeanwhile) await lapsedMeanwhile;
     flushEvents();

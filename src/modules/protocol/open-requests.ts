@@ -1,4 +1,4 @@
-import type { ActionRequestMessage, ErrorMessage, ServerMessage } from "@poker-bots/protocol";
+import type { ActionRequestMessage, ErrorMessage } from "@poker-bots/protocol";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { LatencyRecorder } from "../../lib/latency";
@@ -120,5 +120,3 @@ export class OpenRequests {
     for (const botId of [...this.pendingByBot.keys()]) this.settle(botId, null);
   }
 }
-
-export type { ServerMessage };

@@ -35,11 +35,6 @@ export class FailureCount {
 
   constructor(readonly limit: number) {}
 
-  /** A seat that never plays (its code could not be loaded): exhausted from the start. */
-  static exhausted(): FailureCount {
-    return new FailureCount(0);
-  }
-
   get count(): number {
     return this.failures;
   }
