@@ -1,11 +1,11 @@
 /**
  * Hosted bots in the CLI: `play`/`eval` with `hosted:./file.ts` run the file exactly as the service
- * would (bundled with bundleBot, run in a sandbox seat, asked with the action clock's budget, the
- * no-answer fallback on failure), and the validation errors of an upload, readable.
+ * would (bundled with bundleBot, a fresh sandbox context per match, the service's MatchPlayers and
+ * seat: asked by seats/decide.ts on the same CPU-time budget, fallback and failure rule), and the
+ * validation errors of an upload, readable.
  */
 import { extname, resolve } from "node:path";
-import type { ServerMessage } from "@poker-bots/sdk/messages";
-import { MatchClock, onMatchClock } from "../modules/hosted/match-clock";
+import { HostedPlayer, MatchPlayers, type MatchPlayersHost } from "../modules/hosted/players";
 import { bundleBot, createSandbox, SandboxOpenError, type BuildProblem, type HostedLogLine, type HostedSeat, type Sandbox, type SandboxOptions } from "../modules/hosted/sandbox";
 
 /** A player given as `hosted:./my-bot.ts`: the file run in the sandbox, as the service runs it. */
@@ -73,32 +73,49 @@ export async function closeLocalSandbox(): Promise<void> {
 }
 
 /**
- * A hosted seat at a local table, behind a socket of the table's gateway: every message goes to
- * the seat in order; an action_request is decided with the budget the action clock gives (until
- * its deadline, plus the time bank) and the seat's answer, or its fallback, is sent back.
+ * What a local match's hosted seats report to: nothing is written (their logs are read from the
+ * seats at the end, `hostedLogs`) and nothing counted; the match's own time stamps its lines.
  */
-export async function openHostedSocket(code: string, botId: string, answer: (message: unknown) => void, origin: number): Promise<{ send: (data: string) => void; seat: HostedSeat }> {
-  let seat: HostedSeat;
+const LOCAL_PLAY: MatchPlayersHost = {
+  onDecision: () => {},
+  closed: () => {},
+  timestamp: () => new Date(),
+  writeLogs: () => Promise.resolve(),
+};
+
+/**
+ * A local match's hosted seats, as the service opens them (hosted/players.ts): one fresh context per
+ * seat in this thread's sandbox, their match clock started at `origin`. A file that does not load is
+ * an error here (the service folds such a seat for the match; locally its author wants to know why).
+ */
+export async function openLocalHostedPlayers(
+  seats: Array<{ botId: string; code: string }>,
+  match: { tableId: string; matchId: () => string | null },
+  origin: number,
+): Promise<{ players: MatchPlayers; seats: Map<string, HostedSeat> }> {
+  const opened = new Map<string, HostedSeat>();
   try {
-    seat = await sandboxForLocalPlay().open(code, { botId });
+    for (const { botId, code } of seats) opened.set(botId, await openLocalSeat(code, botId));
+  } catch (error) {
+    await Promise.all([...opened.values()].map((seat) => seat.close()));
+    throw error;
+  }
+  const players = new MatchPlayers(
+    LOCAL_PLAY,
+    seats.map(({ botId, code }) => new HostedPlayer({ botId, code: { version: 0, bundled: code } }, opened.get(botId)!, [])),
+    { tableId: match.tableId, matchId: match.matchId },
+  );
+  players.start(origin);
+  return { players, seats: opened };
+}
+
+async function openLocalSeat(code: string, botId: string): Promise<HostedSeat> {
+  try {
+    return await sandboxForLocalPlay().open(code, { botId });
   } catch (error) {
     if (!(error instanceof SandboxOpenError)) throw error;
     throw new Error([`${botId} does not load in the sandbox:`, ...validationLines({ stage: "load", kind: error.kind, error: error.message, logs: error.logs })].join("\n"));
   }
-  let queue = Promise.resolve();
-  // The time the bot reads is its match clock, as on the service (hosted/match-clock.ts).
-  const clock = new MatchClock(origin);
-  const deliver = async (message: ServerMessage) => {
-    const nowMs = clock.next();
-    if (message.type !== "action_request") {
-      await seat.notify(message, { nowMs });
-      return;
-    }
-    const budgetMs = Math.max(1, Date.parse(message.deadline) - Date.now()) + message.timeBankMs;
-    const decision = await seat.decide(onMatchClock(message, nowMs, budgetMs), { budgetMs, nowMs });
-    answer({ type: "action", requestId: message.requestId, ...decision.action });
-  };
-  return { seat, send: (data) => void (queue = queue.then(() => deliver(JSON.parse(data) as ServerMessage))) };
 }
 
 /** A hosted seat's log as lines to print: its console, then what failed and what the sandbox did. */

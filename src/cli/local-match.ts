@@ -12,15 +12,18 @@ import type { Spectators } from "../modules/protocol/spectators";
 import { playMatch, type MatchStore } from "../modules/match-host/match-runner";
 import type { HandRecord, MatchOutcome } from "../modules/match-host/persistence";
 import { newSeatRuntime, newTableRuntime, type TableRuntime, type TwinLink } from "../modules/match-host/runtime";
-import { askWithActionClock, NO_TIME_BANK } from "../modules/action-clock/service";
+import { NO_TIME_BANK } from "../modules/seats/rules";
+import { RemoteSeat } from "../modules/seats/remote";
+import { seatChannels } from "../modules/seats/channels";
+import type { MatchPlayers } from "../modules/hosted/players";
 import { BotGateway } from "../modules/protocol/gateway";
 import { RateLimiter } from "../lib/rate-limit";
 import { loadConfig } from "../config";
 import { phhOfHands, type StoredHand } from "../modules/match-host/hand-history";
 import { cryptoRng } from "@poker-bots/core/rng";
 import { builtInRng, dealSource } from "../modules/match-host/deals";
-import type { HostedLogLine, HostedSeat } from "../modules/hosted/sandbox";
-import { bundleHostedFile, HOSTED_PREFIX, openHostedSocket } from "./hosted";
+import type { HostedLogLine } from "../modules/hosted/sandbox";
+import { bundleHostedFile, HOSTED_PREFIX, openLocalHostedPlayers } from "./hosted";
 
 /** A player given as a command line: `exec:python3 my_bot.py`. */
 export const EXEC_PREFIX = "exec:";
@@ -155,7 +158,7 @@ export interface LocalPlayerResult {
   finalChips: number;
   profit: number;
   handsWon: number;
-  /** Answers that came after the timeout (the runner then checked or folded, as the server would); null: not counted (a match on the service). */
+  /** Requests left unanswered by their deadline (late, silent, or a hosted: bot's run past its budget): checked or folded for, as the server would; null: not counted (a match on the service). */
   timeouts: number | null;
   /** A hosted: player's log (its console, its failures and the sandbox's notes), as the service keeps it for GET /api/bots/:botId/logs. */
   hostedLogs?: HostedLogLine[];
@@ -190,11 +193,11 @@ export async function playLocalMatch(players: LocalPlayer[], options: LocalMatch
 
 /** One match: a whole one, or one copy of a duplicate pair (`twin`: the other copy; its seats are `players` in seat order). */
 async function playCopy(players: LocalPlayer[], options: LocalMatchOptions, twin: TwinLink | null, origin: number): Promise<LocalMatchResult> {
-  const hostedSeats = new Map<string, HostedSeat>();
+  const hosted: { players: MatchPlayers | null } = { players: null };
   try {
-    return await playWithSeats(players, options, hostedSeats, twin, origin);
+    return await playWithSeats(players, options, hosted, twin, origin);
   } finally {
-    await Promise.all([...hostedSeats.values()].map((seat) => seat.close()));
+    await hosted.players?.close();
   }
 }
 
@@ -220,7 +223,7 @@ function bothCopies(players: LocalPlayer[], seed: string, first: LocalMatchResul
   };
 }
 
-async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions, hostedSeats: Map<string, HostedSeat>, twin: TwinLink | null, origin: number): Promise<LocalMatchResult> {
+async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions, hosted: { players: MatchPlayers | null }, twin: TwinLink | null, origin: number): Promise<LocalMatchResult> {
   const started = performance.now();
   const tableId = twin ? `tbl_local_copy${twin.copy}` : "tbl_local";
   const table = newTableRuntime(
@@ -255,8 +258,9 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
   });
 
   const logger = options.logger ?? memoryLogger();
-  // Bot files talk to the server's own gateway and action clock, each through a socket of this
-  // process: an illegal answer, a late one and a missing one meet exactly the server's rules.
+  // The service's own seats: bot files talk to the server's gateway, each through a socket of this
+  // process (remote seats); hosted: files run in the sandbox as the service's hosted seats do. Both
+  // are asked by seats/decide.ts: an illegal answer, a late one and a missing one meet the server's rules.
   const gateway = new BotGateway(systemClock, new RateLimiter(LOCAL_RULES.botMessagesPerSecond, 1_000, systemClock));
   const timeouts = new Map<string, number>();
   for (const player of players) {
@@ -266,14 +270,14 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
     gateway.connect(player.name, socket, { type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
   }
   // A hosted: player is a fresh sandbox context for this match, as on the service.
-  for (const player of players) {
-    if (!player.hostedCode) continue;
-    const hosted = await openHostedSocket(player.hostedCode, player.name, (message) => gateway.receive(socket, message), origin);
-    const socket = { id: `local_${player.name}`, send: hosted.send, close: () => {} };
-    hostedSeats.set(player.name, hosted.seat);
-    gateway.connect(player.name, socket, { type: "welcome", botId: player.name, name: player.name, protocolVersion: 1, serverTime: new Date().toISOString() });
-  }
-  const askBot = askWithActionClock(gateway, systemClock, NO_TIME_BANK, (seat) => timeouts.set(seat.botId, (timeouts.get(seat.botId) ?? 0) + 1));
+  const hostedPlayers = players.filter((player) => player.hostedCode !== undefined).map((player) => ({ botId: player.name, code: player.hostedCode! }));
+  const opened = hostedPlayers.length > 0 ? await openLocalHostedPlayers(hostedPlayers, { tableId, matchId: () => table.matchId }, origin) : null;
+  hosted.players = opened?.players ?? null;
+  const remote = {
+    seat: (botId: string) => new RemoteSeat(botId, gateway),
+    rules: { clock: systemClock, timeBank: NO_TIME_BANK, onSilence: (botId: string) => void timeouts.set(botId, (timeouts.get(botId) ?? 0) + 1) },
+  };
+  const channels = seatChannels(hosted.players, { ask: remote, send: (botId, message) => gateway.send(botId, message) }, systemClock, NO_TIME_BANK);
 
   const hands: HandRecord[] = [];
   let outcome: MatchOutcome | null = null;
@@ -298,8 +302,7 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
     rng: builtInRng(table),
     deckFor: dealSource(table),
     store,
-    askBot,
-    notify: (botId, message) => gateway.send(botId, message),
+    ...channels,
     spectators: options.spectators,
     onHandFinished: (tbl) => options.onHand?.(tbl.handNumber, tbl),
   });
@@ -316,7 +319,7 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
       profit: record.finalChips - record.buyIn,
       handsWon: record.handsWon,
       timeouts: timeouts.get(player.name) ?? 0,
-      ...(hostedSeats.has(player.name) ? { hostedLogs: hostedSeats.get(player.name)!.logs() } : {}),
+      ...(opened?.seats.has(player.name) ? { hostedLogs: opened.seats.get(player.name)!.logs() } : {}),
     };
   });
   const most = Math.max(...results.map((r) => r.finalChips));

@@ -21,8 +21,9 @@ const MAX_LINE = 1024;
 
 /**
  * An ACPC player's connection as the gateway sees it: the gateway's messages become MATCHSTATE
- * lines (AcpcMatchState), its answer lines become `action`s. Everything else — the request, its
- * clock and fallback, the relay to the table's node — is the gateway's, as for a WebSocket.
+ * lines (AcpcMatchState), its answer lines become `action`s. Everything else is a WebSocket's: at
+ * the table it is a remote seat (seats/remote.ts) asked by seats/decide.ts (the request, its clock,
+ * the legality check and fallback), and the gateway relays it to the table's node.
  */
 class AcpcSocket implements BotSocket {
   readonly id = `acpc_${crypto.randomUUID()}`;

@@ -1,7 +1,7 @@
 /**
  * Hosted bots at a table, for one match: each hosted seat gets a fresh sandbox context with its
  * pinned version's code, hears every message a remote bot would, and is asked for actions (the
- * action clock around it is the match host's). Its log lines and failures become hosted_logs rows,
+ * seat around it, its clock, legality, fallback and failure rule, is src/modules/seats'). Its log lines and failures become hosted_logs rows,
  * written after each hand that produced any and at the match's end.
  *
  * Everything a context can observe is its own match's: its failures and its log budget are its own
@@ -11,10 +11,10 @@
  * separate worlds for every bot.
  */
 import type { ActionRequestMessage, ServerMessage } from "@poker-bots/protocol";
-import type { Action } from "@poker-bots/sdk/actions";
 import type { Db } from "../../db";
 import { invariant } from "../../lib/assert";
 import { appendHostedLogs, type CodeVersion, type HostedLogRow } from "./code-store";
+import type { SandboxDecision, SandboxDecisions } from "../seats/hosted";
 import { MatchClock, onMatchClock } from "./match-clock";
 import { SandboxOpenError, type FailureKind, type HostedLogLine, type HostedSeat, type Sandbox } from "./sandbox";
 
@@ -41,15 +41,19 @@ export interface HostedMatchPlan {
   group?: string;
 }
 
-export interface HostedDecision {
-  action: Action;
-  ok: boolean;
-  /** Sandbox time the decision ran. */
-  ms: number;
+/** What a match's hosted seats report to (the node's HostedPlay; `cli play` keeps its own, see cli/hosted.ts). */
+export interface MatchPlayersHost {
+  /** Hears every hosted decision (metrics); must not throw. */
+  onDecision(outcome: DecisionOutcome, ms: number): void;
+  /** A context of the match was closed. */
+  closed(): void;
+  timestamp(): Date;
+  /** Appends log rows; never rejects. */
+  writeLogs(rows: HostedLogRow[]): Promise<void>;
 }
 
 /** The node's hosted play: opens matches' hosted seats in its one sandbox and counts what they do. */
-export class HostedPlay {
+export class HostedPlay implements MatchPlayersHost {
   /** Sandbox contexts open for matches on this node now. */
   openContexts = 0;
   private matchesOpened = 0;
@@ -112,7 +116,7 @@ export class HostedPlay {
 }
 
 /** One hosted seat in one match: its context, its clock, and which of its log lines are written. */
-class HostedPlayer {
+export class HostedPlayer {
   /** The work sent to the context, in order (a decision waits for the messages before it). */
   queue: Promise<unknown> = Promise.resolve();
   /** How many of the context's log lines are written. */
@@ -136,13 +140,13 @@ class HostedPlayer {
 }
 
 /** The hosted seats of one match (see the top of this file). Closed at its end, abort or shutdown. */
-export class MatchPlayers {
+export class MatchPlayers implements SandboxDecisions {
   private readonly byBot: Map<string, HostedPlayer>;
   private writing: Promise<void> = Promise.resolve();
   private closing: Promise<void> | null = null;
 
   constructor(
-    private readonly play: HostedPlay,
+    private readonly play: MatchPlayersHost,
     players: HostedPlayer[],
     readonly plan: HostedMatchPlan,
   ) {
@@ -172,21 +176,26 @@ export class MatchPlayers {
     player.queue = player.queue.then(() => seat.notify(message as never, { nowMs }));
   }
 
-  /** An action request for a hosted seat, within `budgetMs` of sandbox time; its deadline on the match clock. Never rejects. */
-  async decide(botId: string, request: ActionRequestMessage, budgetMs: number): Promise<HostedDecision> {
+  /**
+   * An action request for a hosted seat, within `budgetMs` of sandbox time; its deadline on the match
+   * clock. Never rejects. A seat that does not run (its code did not load, its failures are exhausted,
+   * the match is closing) is not called: it folds for the rest of the match.
+   */
+  async decide(botId: string, request: ActionRequestMessage, budgetMs: number): Promise<SandboxDecision> {
     const player = this.byBot.get(botId)!;
     this.assertOwnMatch(request);
     const seat = player.seat;
     if (!seat || seat.disabled || this.closing) {
       this.play.onDecision("disabled", 0);
-      return { action: { action: "fold" }, ok: false, ms: 0 };
+      return { ok: false, ms: 0, timedOut: false, foldedForMatch: true };
     }
     const nowMs = player.tick();
     const decided = player.queue.then(() => seat.decide(onMatchClock(request, nowMs, budgetMs) as never, { budgetMs, nowMs }));
     player.queue = decided;
     const decision = await decided;
     this.play.onDecision(decision.ok ? "ok" : decision.kind, decision.ms);
-    return { action: decision.action, ok: decision.ok, ms: decision.ms };
+    if (decision.ok) return { ok: true, action: decision.action, ms: decision.ms };
+    return { ok: false, ms: decision.ms, timedOut: decision.kind === "timeout", foldedForMatch: seat.disabled };
   }
 
   /** After each hand: the lines it produced are written (nothing when there are none). */

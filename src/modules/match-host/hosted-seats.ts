@@ -1,12 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import type { Clock } from "../../lib/clock";
-import { askComputedWithActionClock, type AskBot, type TimeBankPolicy } from "../action-clock/service";
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { currentCodeVersions, pinnedCodeVersions, type CodeVersion } from "../hosted/code-store";
 import type { HostedPlay, MatchPlayers } from "../hosted/players";
-import type { ServerMessage } from "../protocol/gateway";
-import { toPlayerAction } from "../protocol/bot-answers";
 import { seatsInOrder, type TableRuntime } from "./runtime";
 
 /**
@@ -42,25 +38,5 @@ async function pinVersions(db: Db, tableId: string, pins: Array<{ id: string; ve
   });
 }
 
-/** How a match's seats that are not built in are reached: hosted ones here, the others through the gateway. */
-export function seatChannels(
-  players: MatchPlayers | null,
-  remote: { ask: AskBot; send: (botId: string, message: ServerMessage) => void },
-  clock: Clock,
-  timeBank: TimeBankPolicy,
-): { askBot: AskBot; notify: (botId: string, message: ServerMessage) => void } {
-  if (players === null) return { askBot: remote.ask, notify: remote.send };
-  const askHosted = askComputedWithActionClock(
-    async (seat, request, budgetMs) => {
-      const decision = await players.decide(seat.botId, request, budgetMs);
-      // legalize (the SDK's rules, in the sandbox seat) has made it a well-formed action already.
-      return { action: toPlayerAction({ ...decision.action }) ?? { type: "fold" }, ok: decision.ok, ms: decision.ms };
-    },
-    clock,
-    timeBank,
-  );
-  return {
-    askBot: (table, state, legal, seat) => (players.has(seat.botId) ? askHosted(table, state, legal, seat) : remote.ask(table, state, legal, seat)),
-    notify: (botId, message) => (players.has(botId) ? players.notify(botId, message) : remote.send(botId, message)),
-  };
-}
+/** How a match's seats that are not built in are reached: seats/channels.ts (the CLI's local matches compose them the same way). */
+export { seatChannels } from "../seats/channels";

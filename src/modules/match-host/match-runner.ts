@@ -1,8 +1,8 @@
 import type { Clock } from "../../lib/clock";
-import { invariant } from "../../lib/assert";
+import { invariant, invariantViolated } from "../../lib/assert";
 import { newId } from "../../lib/ids";
 import { applyActionInPlace, legalActions, startHand } from "../../poker/hand";
-import type { HandState, LegalActions, PlayerAction } from "../../poker/hand-types";
+import type { HandState, LegalActions } from "../../poker/hand-types";
 import { nextButton } from "../../poker/match";
 import type { Rng } from "@poker-bots/core/rng";
 import type { Card } from "@poker-bots/core/cards";
@@ -20,8 +20,10 @@ import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from ".
 import { handHistory } from "./hand-history";
 import { chipsAfterHand, handStartingStack, leavesBetweenHands, resetStacksMatchOver } from "./reset-stacks";
 import { assertCashout, chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
-import { decisionView, STRATEGIES } from "../bots/built-ins";
-import { fallbackAction, type AskBot } from "../action-clock/service";
+import { actionRequestMessage } from "../protocol/messages";
+import { decide } from "../seats/decide";
+import { builtInSeat } from "../seats/built-in";
+import type { AskedSeats, Seat, Turn } from "../seats/model";
 import { DealGuard, type HandReservations } from "./deal-guard";
 import { blindsAt } from "../../poker/blind-levels";
 
@@ -51,7 +53,8 @@ export interface MatchDeps {
    */
   resuming?: boolean;
   store: MatchStore;
-  askBot: AskBot;
+  /** The seats that are not built in (remote, hosted) and the rules they are asked under (seats/decide.ts). */
+  askBot: AskedSeats;
   /** Delivers a protocol message to a bot that is not a built-in. */
   notify: (botId: string, message: ServerMessage) => void;
   /** People watching tables: they get every public message (never hole cards before showdown). */
@@ -93,6 +96,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     store.record(table.tableId, matchId, hand, stacks, closures);
   const totalChips = chipsOnTable(table);
   const guard = new DealGuard(table, store, deps.leaseStanding);
+  const seatOf = seatKinds(deps);
   // Nothing about the match reaches anyone while the lease is in doubt (a resume happens just after a claim).
   await guard.standing();
   const announce = (position: number | null) =>
@@ -109,7 +113,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     if (departing.length > 0) record(null, new Map(), departing);
     const inPlay = seatsInOrder(table);
     if (inPlay.length < 2) break;
-    const { hand, waited } = await playHand(table, inPlay, deps, guard);
+    const { hand, waited } = await playHand(table, inPlay, deps, guard, seatOf);
     settleHand(table, inPlay, hand);
     const stacks = new Map(seatsInOrder(table).map((s) => [s.seatId, s.chips]));
     const closures = removeSeats(table, (s) => leavesBetweenHands(table, s));
@@ -198,7 +202,7 @@ function removeSeats(table: TableRuntime, shouldLeave: (seat: SeatRuntime) => bo
   return closures;
 }
 
-async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchDeps, guard: DealGuard): Promise<{ hand: HandState; waited: boolean }> {
+async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchDeps, guard: DealGuard, seatOf: (seat: SeatRuntime) => Seat): Promise<{ hand: HandState; waited: boolean }> {
   await guard.beforeDeal(table.handNumber + 1);
   const stacksBySeat = new Array<number>(table.config.maxPlayers).fill(0);
   for (const seat of inPlay) stacksBySeat[seat.position] = seat.chips;
@@ -238,11 +242,12 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     if (leaseInDoubt) await leaseInDoubt;
     const legal = legalActions(state)!;
     const seat = table.seats.get(legal.actor)!;
-    const decided = decide(table, state, legal, seat, deps);
-    waited ||= decided instanceof Promise;
-    const action = decided instanceof Promise ? await decided : decided;
-    const applied = applyActionInPlace(state, action);
-    if (!applied.ok) invariant(applyActionInPlace(state, fallbackAction(legal)).ok, "the fallback action is always legal");
+    const asked = decide(seatOf(seat), turnOf(table, state, legal, seat), deps.askBot.rules);
+    waited ||= asked instanceof Promise;
+    const decided = asked instanceof Promise ? await asked : asked;
+    seat.timeBankMs = decided.timeBankMs;
+    const applied = applyActionInPlace(state, decided.action);
+    if (!applied.ok) invariantViolated(`seat ${seat.position} of table ${table.tableId}: decide() settles only legal actions (${applied.reason})`);
     const lapsedMeanwhile = guard.standing();
     if (lapsedMeanwhile) await lapsedMeanwhile;
     flushEvents();
@@ -251,16 +256,29 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
   return { hand: state, waited };
 }
 
-function decide(
-  table: TableRuntime,
-  state: HandState,
-  legal: LegalActions,
-  seat: SeatRuntime,
-  deps: MatchDeps,
-): PlayerAction | Promise<PlayerAction> {
-  if (seat.leaving) return fallbackAction(legal);
-  if (seat.strategy !== null) return STRATEGIES[seat.strategy](decisionView(state, legal), deps.rng);
-  return deps.askBot(table, state, legal, seat);
+/** Each seat's kind, made once per run of the match (a built-in's strategy draws from the match's rng). */
+function seatKinds(deps: MatchDeps): (seat: SeatRuntime) => Seat {
+  const kinds = new Map<SeatRuntime, Seat>();
+  return (seat) => {
+    let kind = kinds.get(seat);
+    if (kind === undefined) {
+      kind = seat.strategy !== null ? builtInSeat(seat.botId, seat.strategy, deps.rng) : deps.askBot.seat(seat.botId);
+      kinds.set(seat, kind);
+    }
+    return kind;
+  };
+}
+
+/** The seat's turn as decide() sees it: its table's clock settings, its bank, and the request it is sent. */
+function turnOf(table: TableRuntime, state: HandState, legal: LegalActions, seat: SeatRuntime): Turn {
+  return {
+    state,
+    legal,
+    actionTimeoutMs: table.config.actionTimeoutMs,
+    timeBankMs: seat.timeBankMs,
+    leaving: () => seat.leaving,
+    request: (requestId, deadlineMs) => actionRequestMessage(table, state, legal, requestId, deadlineMs, seat.timeBankMs),
+  };
 }
 
 function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState): void {

@@ -20,8 +20,8 @@ const MAX_EVENTS = 1_000;
 
 /**
  * An agent's bot as the gateway sees it: a socket whose messages wait in an inbox until the agent
- * polls. Whatever a WebSocket bot would be sent lands here, so the rules, the action clock and its
- * fallback are the gateway's, unchanged.
+ * polls. Whatever a WebSocket bot would be sent lands here: at the table it is a remote seat
+ * (seats/remote.ts), asked by seats/decide.ts under the same clock, legality check and fallback.
  */
 class AgentSocket implements BotSocket {
   readonly id = `agent_${crypto.randomUUID()}`;

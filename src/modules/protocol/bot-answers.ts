@@ -1,4 +1,4 @@
-import type { PlayerAction } from "../../poker/hand-types";
+import type { ServerMessage } from "@poker-bots/protocol";
 
 /**
  * What a bot sends, read: a JSON object with a `type` (a string of at most 4 KiB, or an object
@@ -18,10 +18,9 @@ export function parseMessage(raw: unknown): Record<string, unknown> | null {
   return typeof (value as { type?: unknown }).type === "string" ? (value as Record<string, unknown>) : null;
 }
 
-/** A bot's answer (`{ action, amount }`, the protocol's shape) as the engine's action; null when malformed. */
-export function toPlayerAction(message: Record<string, unknown>): PlayerAction | null {
-  const { action, amount } = message;
-  if (action === "fold" || action === "check" || action === "call") return { type: action };
-  if (action === "raise" && typeof amount === "number" && Number.isSafeInteger(amount)) return { type: "raise", amount };
-  return null;
+/** What a message that is not an `action` gets back: a pong, or the error that says why it was dropped. */
+export function replyToNonAnswer(message: Record<string, unknown> | null, now: number): ServerMessage {
+  if (!message) return { type: "error", code: "BAD_MESSAGE", message: "Messages are JSON objects with a type" };
+  if (message.type === "ping") return { type: "pong", at: new Date(now).toISOString() };
+  return { type: "error", code: "UNKNOWN_TYPE", message: `Unknown message type "${String(message.type)}"` };
 }

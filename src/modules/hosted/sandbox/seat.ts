@@ -1,15 +1,18 @@
 /**
- * A hosted bot in one match (one copy, for duplicate): its own fresh context, its failure count
- * and its logs. Whatever the guest does, decide() resolves to an action the table can send:
- * the bot's answer when it is legal, else the no-answer fallback (check, else fold), and after
- * `failuresPerMatch` failures, fold for the rest of the match without running the bot again.
+ * A hosted bot in one match (one copy, for duplicate): its own fresh context, its failures and its
+ * logs. Whatever the guest does, decide() resolves: with the bot's answer made legal by the SDK's
+ * rules (as the SDK makes any bot's answer legal before it leaves), or with why there is none. What
+ * is played instead (the no-answer fallback; fold once the failures are exhausted) is decided by the
+ * seat around it (src/modules/seats/decide.ts); the failures are counted by the one failure rule
+ * (seats/rules.ts FailureCount): once exhausted, the bot is not run again and its context is freed.
  */
-import { check, fold, type Action } from "@poker-bots/sdk/actions";
+import type { Action } from "@poker-bots/sdk/actions";
 import type { LogEntry } from "@poker-bots/sdk/logger";
 import type { ActionRequestMessage, ServerMessage } from "@poker-bots/sdk/messages";
 import { legalize } from "@poker-bots/sdk/session";
 import { decisionState } from "@poker-bots/sdk/state";
 import { invariant } from "../../../lib/assert.ts";
+import { FailureCount } from "../../seats/rules.ts";
 import { MatchLogBudget, type SandboxLimits } from "./limits.ts";
 import type { FailureKind, GuestAnswer, GuestLogLine, WorkerReply } from "./messages.ts";
 import { WorkerLost, type SandboxPool } from "./pool.ts";
@@ -21,9 +24,7 @@ export interface HostedLogLine extends GuestLogLine {
   kind?: FailureKind;
 }
 
-export type Decision =
-  | { ok: true; action: Action; ms: number }
-  | { ok: false; action: Action; ms: number; kind: FailureKind; message: string };
+export type Decision = { ok: true; action: Action; ms: number } | { ok: false; ms: number; kind: FailureKind; message: string };
 
 export type Delivery = { ok: true; ms: number } | { ok: false; ms: number; kind: FailureKind; message: string };
 
@@ -64,8 +65,8 @@ export class HostedSeat {
   private alone = false;
   /** Its context is gone (its call stopped answering and its worker was replaced): why, for the line that says it was reopened. */
   private lost: string | null = null;
-  failures = 0;
-  disabled = false;
+  /** The match's failures of this bot (decisions and hooks alike). */
+  private readonly failureCount: FailureCount;
 
   private constructor(
     private readonly pool: SandboxPool,
@@ -76,7 +77,18 @@ export class HostedSeat {
     private readonly group: string | null,
     /** The bot's log budget for the match (shared with its other copy in a duplicate match). */
     private readonly logBudget: MatchLogBudget,
-  ) {}
+  ) {
+    this.failureCount = new FailureCount(limits.failuresPerMatch);
+  }
+
+  get failures(): number {
+    return this.failureCount.count;
+  }
+
+  /** Its failures are exhausted: it is not run again this match. */
+  get disabled(): boolean {
+    return this.failureCount.exhausted;
+  }
 
   static async open(
     pool: SandboxPool,
@@ -94,20 +106,19 @@ export class HostedSeat {
     return seat;
   }
 
-  /** An action_request, answered. Never rejects: a failure is reported and the fallback sent. */
+  /** An action_request, answered, or why not (a failure, counted and logged). Never rejects. */
   async decide(request: ActionRequestMessage, options: DecideOptions = {}): Promise<Decision> {
     this.handNumber = request.handNumber;
     const state = decisionState(request, { botId: this.botId, matchId: request.matchId, config: null, handNumber: request.handNumber, button: null, history: [] });
-    const fallback = state.legal.has("check") ? check() : fold();
-    if (this.disabled) return { ok: false, action: fold(), ms: 0, kind: "disabled", message: "folded for the rest of the match after repeated failures" };
+    if (this.disabled) return { ok: false, ms: 0, kind: "disabled", message: "folded for the rest of the match after repeated failures" };
     const outcome = await this.run(JSON.stringify(request), options.budgetMs ?? this.limits.decisionMs, options.nowMs);
-    if (!outcome.ok) return { ...this.fail(outcome.kind, outcome.message), action: this.disabled ? fold() : fallback, ms: outcome.ms };
+    if (!outcome.ok) return { ...this.fail(outcome.kind, outcome.message), ms: outcome.ms };
     // The guest's own legality check is not trusted: the answer is checked again here, by the SDK's rules.
     let illegal: string | null = null;
     const action = legalize(outcome.result?.decided ? outcome.result.answer : null, state, (entry: LogEntry) => {
       if (entry.level === "warn") illegal = String(entry.reason);
     });
-    if (illegal !== null) return { ...this.fail("illegal", illegal), action: this.disabled ? fold() : fallback, ms: outcome.ms };
+    if (illegal !== null) return { ...this.fail("illegal", illegal), ms: outcome.ms };
     return { ok: true, action, ms: outcome.ms };
   }
 
@@ -218,10 +229,9 @@ export class HostedSeat {
   }
 
   private fail(kind: FailureKind, message: string): { ok: false; kind: FailureKind; message: string } {
-    this.failures++;
+    const exhausted = this.failureCount.record();
     this.hostLine("warn", `decision failed (${kind}): ${message}; the no-answer fallback was sent`, kind);
-    if (this.failures >= this.limits.failuresPerMatch && !this.disabled) {
-      this.disabled = true;
+    if (exhausted) {
       this.hostLine("error", `${this.failures} failures in this match: the bot is folded for the rest of it`, "disabled");
       void this.release();
     }
