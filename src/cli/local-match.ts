@@ -11,7 +11,7 @@ import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../modules/bots/model
 import type { Spectators } from "../modules/protocol/spectators";
 import { playMatch, type MatchStore } from "../modules/match-host/match-runner";
 import type { HandRecord, MatchOutcome } from "../modules/match-host/persistence";
-import { newSeatRuntime, newTableRuntime, type TableRuntime, type TwinLink } from "../modules/match-host/runtime";
+import { newSeatRuntime, newTableRuntime, type TableRuntime, type TwinLink } from "../modules/tables/runtime";
 import { NO_TIME_BANK } from "../modules/seats/rules";
 import { RemoteSeat } from "../modules/seats/remote";
 import { seatChannels } from "../modules/seats/channels";

@@ -3,7 +3,7 @@ import { closeLocalSandbox, configureLocalSandbox, openLocalHostedPlayers } from
 import { ManualClock } from "../../src/lib/clock";
 import { applyActionInPlace, legalActions, startHand } from "../../src/poker/hand";
 import type { HandState } from "../../src/poker/hand-types";
-import { newTableRuntime } from "../../src/modules/match-host/runtime";
+import { newTableRuntime } from "../../src/modules/tables/runtime";
 import { actionRequestMessage } from "../../src/modules/protocol/messages";
 import { BotGateway } from "../../src/modules/protocol/gateway";
 import { decide, type DecideRules } from "../../src/modules/seats/decide";

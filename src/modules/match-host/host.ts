@@ -5,7 +5,9 @@ import { tables } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import type { BotGateway } from "../protocol/gateway";
 import type { Spectators } from "../protocol/spectators";
-import { askWithActionClock, type AskBot, type TimeBankPolicy } from "../action-clock/service";
+import type { AskedSeats } from "../seats/model";
+import { remoteSeats } from "../seats/remote";
+import type { TimeBankPolicy } from "../seats/rules";
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
 import { shutdownReport } from "../tables/views";
 import type { TableHost } from "../tables/service";
@@ -68,7 +70,7 @@ export class MatchHost implements TableHost {
   private expiry: ReturnType<typeof setInterval> | undefined;
   /** Set while this node waits to take its own tables up again after a stalled deal (resumeOwnTablesLater). */
   private resuming: ReturnType<typeof setTimeout> | undefined;
-  private readonly askRemoteBot: AskBot;
+  private readonly askRemoteBot: AskedSeats;
   private readonly starts: MatchStarts;
 
   constructor(private readonly deps: MatchHostDeps) {
@@ -88,7 +90,7 @@ export class MatchHost implements TableHost {
       openHosted: (table, resuming, group) =>
         openHostedSeats(this.deps.db, this.deps.hostedPlay, table, resuming, this.fence(), group),
     });
-    this.askRemoteBot = askWithActionClock(deps.gateway, deps.clock, deps.timeBank);
+    this.askRemoteBot = remoteSeats(deps.gateway, deps.clock, deps.timeBank);
     this.machine = createTableMachine({
       playMatch: (table) => this.track(this.play(table)),
       abort: (table, error) => this.abort(table, error),

@@ -3,7 +3,7 @@ import type { Db } from "../../db";
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { currentCodeVersions, pinnedCodeVersions, type CodeVersion } from "../hosted/code-store";
 import type { HostedPlay, MatchPlayers } from "../hosted/players";
-import { seatsInOrder, type TableRuntime } from "./runtime";
+import { seatsInOrder, type TableRuntime } from "../tables/runtime";
 
 /**
  * A table's hosted seats for one run of its match (issue 27, docs/HOSTED.md). At a match's start

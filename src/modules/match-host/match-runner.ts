@@ -19,7 +19,7 @@ import {
 import type { HandRecord, MatchOutcome, MatchPlayerRecord, SeatClosure } from "./persistence";
 import { handHistory } from "./hand-history";
 import { chipsAfterHand, handStartingStack, leavesBetweenHands, resetStacksMatchOver } from "./reset-stacks";
-import { assertCashout, chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
+import { assertCashout, chipsOnTable, handsPlayedAt, isSeeded, seatsInOrder, type SeatRuntime, type TableRuntime } from "../tables/runtime";
 import { actionRequestMessage } from "../protocol/messages";
 import { decide } from "../seats/decide";
 import { builtInSeat } from "../seats/built-in";

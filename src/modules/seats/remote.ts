@@ -1,6 +1,8 @@
 import type { ActionRequestMessage } from "@poker-bots/protocol";
 import type { PlayerAction } from "../../poker/hand-types";
-import type { AskedSeat, Question, SeatAnswer } from "./model";
+import type { Clock } from "../../lib/clock";
+import type { AskedSeat, AskedSeats, Question, SeatAnswer } from "./model";
+import type { TimeBankPolicy } from "./rules";
 
 /**
  * What a remote seat needs of the gateway (protocol/gateway.ts BotGateway): send a request and
@@ -34,4 +36,16 @@ export class RemoteSeat implements AskedSeat {
     if (!answer) return { answered: false, why: "silent", foldedForMatch: false };
     return { answered: true, action: answer.action, tookMs: answer.answeredAt - question.askedAt };
   }
+}
+
+/**
+ * The server's seats for every bot that is neither built in nor hosted: a RemoteSeat of the
+ * gateway each, asked by decide.ts under the node's time bank. The server counts no silences: a
+ * bot's log and the hand history show each fallback.
+ */
+export function remoteSeats(gateway: ActionRequests, clock: Clock, timeBank: TimeBankPolicy): AskedSeats {
+  return {
+    seat: (botId) => new RemoteSeat(botId, gateway),
+    rules: { clock, timeBank, onSilence: () => {} },
+  };
 }
