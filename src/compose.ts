@@ -88,6 +88,10 @@ export interface Services {
   host: MatchHost;
   /** Joins, leaves, closes and reads of the tables this node holds (whichever node received them). */
   commands: TableCommands;
+  /** Which tables this node holds, and where each bot sits here. */
+  held: HeldTables;
+  /** Where a table's command runs: here, or at its host over the bus. */
+  routing: TableRouting;
   tables: Tables;
   matches: Matches;
   stats: Stats;
@@ -265,6 +269,8 @@ export function compose(deps: AppDeps): Services {
     spectators,
     host,
     commands,
+    held,
+    routing,
     tables,
     ladder,
     matchmaker,

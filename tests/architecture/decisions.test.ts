@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ROOT } from "../support/process";
 import { DECISION_CASES_PURE } from "./decision-cases-pure";
 import { DECISION_CASES_SERVICE, serviceHarness } from "./decision-cases-service";
+import { DECISION_CASES_TABLES } from "./decision-cases-tables";
 
 /**
  * docs/ARCHITECTURE.md's "Where is it decided?" held against the code by use, not only by name
@@ -18,7 +19,7 @@ const questions = section
   .filter((line) => line.startsWith("| ") && !line.startsWith("| question") && !line.startsWith("|---"))
   .map((line) => line.split("|")[1].trim());
 
-const CASES = [...DECISION_CASES_PURE, ...DECISION_CASES_SERVICE];
+const CASES = [...DECISION_CASES_PURE, ...DECISION_CASES_SERVICE, ...DECISION_CASES_TABLES];
 
 describe("every 'Where is it decided?' row decides what it says", () => {
   const harness = serviceHarness();
