@@ -3,16 +3,17 @@ import { queryRows, type Db } from "../../db";
 import type { LadderFormat } from "../../db/schema";
 import type { Clock } from "../../lib/clock";
 import { errors } from "../../lib/errors";
-import { ascending, descending, PAGE, pageOf, pastKeys, rankCursor, sortedBy, type Page } from "../../lib/paging";
+import type { Page } from "../../lib/paging";
 import type { LadderSettings } from "../../config";
 import { refuseIfRetired, type Bots } from "../bots/service";
 import { hostedSeatsHeld } from "../hosted/code-store";
 import { presentBots } from "../protocol/presence";
-import { conservativeRating, priorRating, winRate } from "../ratings/skill";
+import { conservativeRating, priorRating } from "../ratings/skill";
 import { entryState, type EntryFacts, type PauseReason } from "./availability";
 import type { Accounts } from "../credits/service";
 import { ensureHouse, houseId, houseLimitsReached } from "./house";
 import type { LadderStandingRow } from "./model";
+import { rankedEntries, standingRowOf } from "./standings";
 import { whoWaits, type EntryReason, type HouseSituation, type HouseUnavailable } from "./waiting";
 
 /** An entry as its developer sees it (GET /api/me/ladder, POST /api/ladder/entries). */
@@ -128,48 +129,9 @@ export class Ladder {
 
   /** GET /api/ladder: entered bots of a format (those that left too) by rating (mu − 3·sigma) descending, then botId. */
   async standings(format: LadderFormat, page: { limit?: number; after?: string }): Promise<Page<LadderStandingRow>> {
-    const limit = page.limit ?? PAGE.default;
-    const after = page.after === undefined ? null : rankCursor.decode(page.after, ["double", "id"] as const);
-    const rating = sql`coalesce(r.rating, ${conservativeRating(PRIOR)}::float8)`;
-    // The keyset of every list (lib/paging.ts), over an expression: the query is SQL, not a Drizzle select, for its left join and prior.
-    const order = [descending(rating), ascending(sql`e.bot_id`)] as const;
-    const rows = await queryRows<{ bot_id: string; name: string; mu: number | null; sigma: number | null; rating: number; hands_played: number | null; sum_bb: number | null; sum_bb_squared: number | null; sum_adjusted_bb: number | null; sum_adjusted_bb_squared: number | null; estimator: string | null }>(
-      this.db,
-      sql`select e.bot_id, b.name, r.mu, r.sigma, ${rating} as rating, r.hands_played, r.sum_bb, r.sum_bb_squared, r.sum_adjusted_bb, r.sum_adjusted_bb_squared, r.estimator
-          from ladder_entries e join bots b on b.id = e.bot_id left join bot_ratings r on r.bot_id = e.bot_id
-          where e.format = ${format} and b.retired_at is null
-            ${after ? sql`and ${pastKeys(order, after)}` : sql``}
-          order by ${sql.join(sortedBy(order), sql`, `)} limit ${limit + 1}`,
-    );
-    const found = pageOf(rows, limit, (last) => rankCursor.encode([Number(last.rating), last.bot_id]));
+    const found = await rankedEntries(this.db, format, page);
     const [played, states] = await Promise.all([this.matchesPlayed(found.items.map((r) => r.bot_id)), this.statesOfFormat(format)]);
-    const items = found.items.map((r) => {
-      const handsPlayed = Number(r.hands_played ?? 0);
-      const state = states.get(r.bot_id);
-      return {
-        botId: r.bot_id,
-        name: r.name,
-        house: state?.house ?? false,
-        status: state?.status ?? "left",
-        // A developer's reasons are theirs (a public INSUFFICIENT_BALANCE would publish their balance); the house's are the service's own.
-        reason: state?.house ? state.reason : null,
-        rating: Number(r.rating),
-        mu: r.mu ?? PRIOR.mu,
-        sigma: r.sigma ?? PRIOR.sigma,
-        matchesPlayed: played.get(`${r.bot_id}|${format}`)?.matches ?? 0,
-        duplicateMatches: played.get(`${r.bot_id}|${format}`)?.duplicate ?? 0,
-        handsPlayed,
-        ...winRate({
-          handsPlayed,
-          sumBb: Number(r.sum_bb ?? 0),
-          sumBbSquared: Number(r.sum_bb_squared ?? 0),
-          sumAdjustedBb: Number(r.sum_adjusted_bb ?? 0),
-          sumAdjustedBbSquared: Number(r.sum_adjusted_bb_squared ?? 0),
-          estimator: r.estimator ?? PRIOR.estimator,
-        }),
-      };
-    });
-    return { items, next: found.next };
+    return { items: found.items.map((row) => standingRowOf(row, format, played, states)), next: found.next };
   }
 
   /** Entries (of a bot, of a developer, of a format, or all; those that left only with `includeLeft`) with the facts the rules need, read now. */
