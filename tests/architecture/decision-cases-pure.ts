@@ -27,6 +27,7 @@ import { CURRENT_ESTIMATOR, ESTIMATORS, handBaseline } from "../../src/modules/r
 import { decksOf } from "../../src/modules/match-host/recorded-hands";
 import { applyMatch, noHands } from "../../src/modules/ratings/skill";
 import { DEFAULT_LIMITS, MatchLogBudget, resolveLimits } from "../../src/modules/hosted/sandbox/limits";
+import { stuckReason } from "../../src/modules/hosted/sandbox/watchdog";
 import { entryState, type EntryFacts } from "../../src/modules/ladder/availability";
 import { limitLiftsAt, HOUSE_LIMIT_WINDOW_MS } from "../../src/modules/ladder/house";
 import { setThreadIdle } from "../../src/lib/thread-priority";
@@ -281,6 +282,10 @@ export const DECISION_CASES_PURE: DecisionCase[] = [
       const budget = new MatchLogBudget(resolveLimits({ logLinesPerMatch: 2 }));
       c.same([budget.admit("a"), budget.admit("b"), budget.admit("c"), budget.admit("d")], ["kept", "kept", "limit", "dropped"]);
       c.same(Object.isFrozen(DEFAULT_LIMITS) && DEFAULT_LIMITS.failuresPerMatch > 0, true);
+      // The watchdog: within its budget and grace a call is not stuck; far past it on the wall clock, it is.
+      const slot = { cpuClock: null, words: new Int32Array(4), cpuAt: new Float64Array(1), exclusive: false, pending: new Map() } as never;
+      c.same(stuckReason(slot, 1, 100, 150, 100), null);
+      c.same(stuckReason(slot, 1, 100, 60_000, 100), "did not answer in 60 s");
       return c.count;
     },
   },
