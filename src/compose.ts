@@ -76,6 +76,10 @@ export interface AppDeps {
   sandbox?: Sandbox;
   /** Whether this node reaches its database (server.ts's probe): /health, and requests refused at once while not; default: always. */
   database?: DatabaseReachability;
+  /** A peer said it leaves (server.ts: its lease keeper claims the peer's tables at once); absent: nothing to claim. */
+  peerLeft?: (hostId: string) => void;
+  /** The listening server's pub/sub, for spectators (server.ts); absent: each watcher gets a send of its own. */
+  publishTopic?: (topic: string, text: string) => unknown;
 }
 
 export interface Services {
@@ -159,7 +163,8 @@ export function compose(deps: AppDeps): Services {
     presence,
     snapshots: (botId) => held.snapshotFor(botId),
   });
-  const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => held.count());
+  // A node without a lease keeper (tests, the CLI's local play) has no departed peer's tables to claim.
+  const cluster = new ClusterNode(deps.bus ?? new LocalBus(), config.hostId, config.clusterName, clock, () => held.count(), deps.peerLeft ?? (() => {}));
   const botRelay = new BotRelay(cluster, gateway);
   botRelay.start();
   const bots = new Bots(db, clock, config.maxBotsPerDeveloper, {
@@ -190,7 +195,7 @@ export function compose(deps: AppDeps): Services {
   const stats = new Stats(db, config.leaderboardMinMatches, clock, config.statsCacheMs);
   const ratingsApplier = new RatingsApplier({ db, log, pollMs: config.ratingsPollMs });
   const remoteWatchers = new RemoteWatchers(cluster);
-  const spectators = new Spectators({ perTable: config.spectatorsPerTable, perAddress: config.spectatorsPerAddress }, remoteWatchers);
+  const spectators = new Spectators({ perTable: config.spectatorsPerTable, perAddress: config.spectatorsPerAddress }, remoteWatchers, deps.publishTopic);
   const hostedPlay = new HostedPlay(sandbox, db, () => clock.now(), log);
   const deckSeal = new DeckSeal(db, config.deckSealKey);
   const timeBank = { initialMs: config.timeBankMs, refillMs: config.timeBankRefillMs, capMs: config.timeBankCapMs };

@@ -63,11 +63,26 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
   const tracing: Tracing = config.tracing ? (await import("./lib/tracing-otel")).openTelemetryTracing(config.tracing, config.hostId) : NO_TRACING;
   // Whether the database answers, from a probe of its own (PGlite runs in this process: always).
   const reachability = config.databaseUrl ? new DatabaseProbe(config.databaseUrl, config.databaseProbeTimeoutMs, log).start() : EMBEDDED_REACHABILITY;
-  app = createApp({ db: database.db, dbKind: database.kind, config, jwtSecret, clock: options.clock, bus, log, logger, fence: () => lease.token, leaseStanding: lease.standing, tracing, database: reachability });
+  app = createApp({
+    db: database.db,
+    dbKind: database.kind,
+    config,
+    jwtSecret,
+    clock: options.clock,
+    bus,
+    log,
+    logger,
+    fence: () => lease.token,
+    leaseStanding: lease.standing,
+    tracing,
+    database: reachability,
+    // A drained peer has given its lease up before it says it leaves: claim its tables at once.
+    peerLeft: () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error)),
+    // Spectators' messages fan out through the server's pub/sub once it listens (nobody watches before).
+    publishTopic: (topic, text) => app.server?.publish(topic, text),
+  });
   app.metrics.sampled("poker_lease_standing", "1 while this node's lease provably stands (its tables deal only then)", [], () => [[{}, lease.standing() ? 1 : 0]]);
   app.metrics.sampled("poker_database_reachable", "1 while this node's database probe is answered (0: /health 503, requests that need it 503 DATABASE_UNAVAILABLE)", [], () => [[{}, reachability.reachable() ? 1 : 0]]);
-  // A drained peer has given its lease up before it says it leaves: claim its tables at once.
-  app.services.cluster.peerLeft = () => void lease.claimNow().catch((error) => log("claiming a departed peer's tables failed (the next round retries)", error));
   // Sockets of this HOST_ID's previous process died with it (before any bot connects to this one).
   await app.services.presence.forgetThisNode().catch((error) => log("forgetting this node's old bot connections failed", error));
   app.services.cluster.start();
@@ -83,7 +98,6 @@ export async function startServer(config: Config, options: { clock?: Clock; onLe
     reusePort: false,
     websocket: { maxPayloadLength: MAX_FRAME_BYTES },
   });
-  app.services.spectators.publishTopic = (topic, text) => app.server?.publish(topic, text);
   const recovered = await app.services.host.recover();
   if (recovered.running > 0 || recovered.waiting > 0) {
     log(`resumed this node's tables: ${recovered.running} running match(es) from their last recorded hand, ${recovered.waiting} waiting table(s)`);

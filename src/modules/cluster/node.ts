@@ -18,15 +18,15 @@ export class ClusterNode {
   private readonly peers = new Map<string, PeerInfo>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private subscription: Subscription | undefined;
-  /** A peer announced it is leaving (a graceful stop, its lease already given up). */
-  peerLeft: (hostId: string) => void = () => {};
 
   constructor(
     readonly bus: Bus,
     readonly hostId: string,
     readonly clusterName: string,
     private readonly clock: Clock,
-    private readonly load: () => number = () => 0,
+    private readonly load: () => number,
+    /** Hears that a peer is leaving (a graceful stop, its lease already given up): its tables can be claimed at once. */
+    private readonly peerLeft: (hostId: string) => void,
   ) {
     this.subjects = subjectsFor(clusterName);
   }

@@ -34,7 +34,7 @@ export type WatchRefusal = { code: "TOO_MANY_SPECTATORS"; message: string } | nu
 
 /**
  * Sockets watching tables (`/api/tables/:tableId/watch`), by table. Each message is serialized
- * once and fanned out by Bun's pub/sub (`publishTopic`, set once the server listens): the
+ * once and fanned out by Bun's pub/sub (`publishTopic`, the server's): the
  * per-socket work is native, so hundreds of watchers cost the match little.
  */
 export class Spectators {
@@ -42,12 +42,17 @@ export class Spectators {
   private readonly byAddress = new Map<string, number>();
   /** Tables with a watcher that cannot join a topic (not a Bun socket): those get a send each. */
   private readonly plainSockets = new Set<string>();
-  publishTopic: ((topic: string, text: string) => unknown) | undefined;
 
   constructor(
     private readonly limits: SpectatorLimits = { perTable: 500, perAddress: 20 },
     /** Spectators of this node's tables on other nodes (absent: one process alone, as `cli play`). */
     private readonly remote?: RemoteSpectators,
+    /**
+     * Bun's pub/sub of the server this node listens with (server.ts: a no-op until it listens, when
+     * nobody watches yet). Absent (an app that never listens through server.ts: tests, `cli play`):
+     * every watcher gets a send of its own.
+     */
+    private readonly publishTopic?: (topic: string, text: string) => unknown,
   ) {}
 
   /** Anonymous watchers are capped per table and per address, so they cannot multiply a match's CPU. */
