@@ -127,19 +127,15 @@ async function checks(read: Read): Promise<AuditReport> {
   const negative = await read<{ id: string }>(sql`select id from developers where balance < 0 limit ${LISTED}`);
   for (const row of negative) problems.push(`developer ${row.id}: negative balance`);
 
-  // Each seat with its ledger rows, in one join (not a count per seat): the ledger's rows are
-  // counted per seat first (one pass, hashed), then joined to the seats, so no index by seat is
-  // needed (migration 0023 dropped it; bench:audit). A closed seat has one cashout row of its amount.
+  // Each seat with its ledger rows, in one join (not a count per seat).
   const badSeats = await read<{ id: string; buy_ins: number; cashout_rows_wrong: boolean; total: number }>(
     sql`select id, buy_ins, cashout_rows_wrong, count(*) over ()::int as total from (
-          select s.id, coalesce(t.buy_ins, 0) as buy_ins,
+          select s.id, count(t.id) filter (where t.type = 'buy_in')::int as buy_ins,
                  case when s.status = 'closed'
-                      then coalesce(t.cashouts, 0) <> 1 or t.cashout is distinct from s.cashout
-                      else coalesce(t.cashouts, 0) > 0 end as cashout_rows_wrong
-          from seats s left join (
-            select seat_id, count(*) filter (where type = 'buy_in')::int as buy_ins, count(*) filter (where type = 'cashout')::int as cashouts,
-                   min(amount) filter (where type = 'cashout') as cashout
-            from transactions where seat_id is not null group by seat_id) t on t.seat_id = s.id) per_seat
+                      then count(t.id) filter (where t.type = 'cashout') <> 1 or count(t.id) filter (where t.type = 'cashout' and t.amount = s.cashout) <> 1
+                      else count(t.id) filter (where t.type = 'cashout') > 0 end as cashout_rows_wrong
+          from seats s left join transactions t on t.seat_id = s.id
+          group by s.id) per_seat
         where buy_ins <> 1 or cashout_rows_wrong
         limit ${2 * LISTED}`,
   );
