@@ -100,9 +100,11 @@ export const transactions = pgTable(
   (t) => [
     // A developer's rows by time (GET /api/me/transactions): ties of one millisecond are sorted by id
     // after the index scan (an incremental sort of a few rows), so the id, kept by the primary key,
-    // is not repeated here (migration 0023: ~36 bytes a row). No index by seat (0015's, dropped by
-    // 0023): the audit joins seats and the ledger whole (a hash join), and nothing else looks rows up by seat.
+    // is not repeated here (migration 0023: ~36 bytes a row).
     index("transactions_developer_order_idx").on(t.developerId, t.createdAt),
+    // A seat's ledger rows by seat: the audit's check of every seat is a merge join of this index
+    // and seats' key (an operator's look-up too; migration 0015). Its two rows a seat share one key.
+    index("transactions_seat_idx").on(t.seatId).where(sql`${t.seatId} is not null`),
     check("transactions_type_valid", sql`${t.type} in ('faucet', 'buy_in', 'cashout')`),
     check(
       "transactions_amount_sign",
