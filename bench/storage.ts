@@ -123,6 +123,9 @@ async function format(name: string, seats: number) {
     const compacted = await sizes(sql);
     const growth = [...(await sizesByTable(sql))].map(([table, bytes]) => [table, bytes - (tablesBefore.get(table) ?? 0)] as const).filter(([, bytes]) => bytes > 0);
     console.log(`${name}: live rows added by table (bytes a hand): ${growth.sort((a, b) => b[1] - a[1]).map(([table, bytes]) => `${table} ${Math.round(bytes / hands)}`).join(", ")}`);
+    // A match's own rows do not depend on its length: bytes a match compare runs whose matches last longer or shorter.
+    const rounds = MATCHES - TABLES;
+    console.log(`${name}: the same, bytes a match (${(hands / rounds).toFixed(1)} hands a match): ${Math.round((compacted.tables - before.tables) / rounds)}; ${growth.map(([table, bytes]) => `${table} ${Math.round(bytes / rounds)}`).join(", ")}`);
     const figures = {
       format: name,
       matches: MATCHES - TABLES,
@@ -133,6 +136,7 @@ async function format(name: string, seats: number) {
       databaseBytesPerHand: perHand(after.database - before.database),
       liveBytesPerHand: perHand(compacted.tables - before.tables),
       liveHandHistoryBytesPerHand: perHand(compacted.hands - before.hands),
+      liveBytesPerMatch: Math.round((compacted.tables - before.tables) / (MATCHES - TABLES)),
       ...(decoding ? { decodedHandsPerSecond: decoding } : {}),
     };
     if (decoding) console.log(`${name}: decoding every match's hands from their chunks, one thread: ${decoding} hands/s`);

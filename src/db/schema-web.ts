@@ -44,5 +44,8 @@ export const botRatingHistory = pgTable(
     sumAdjustedBb: doublePrecision("sum_adjusted_bb").notNull(),
     sumAdjustedBbSquared: doublePrecision("sum_adjusted_bb_squared").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.botId, t.matchId] }), index("bot_rating_history_order_idx").on(t.botId, t.ratedSeq), index("bot_rating_history_match_idx").on(t.matchId)],
+  // One index, the key: a bot's points in rating order (each rated match takes its own rated_seq, so
+  // a bot has one row a seq). A match's other players are found through match_players (ratings/service.ts
+  // byOpponent), so neither a key by (bot, match) nor an index by match is kept (migration 0023).
+  (t) => [primaryKey({ columns: [t.botId, t.ratedSeq] })],
 );

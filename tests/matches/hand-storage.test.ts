@@ -18,17 +18,16 @@ import { finishMatches } from "../../src/modules/match-host/match-finish";
 import { emptyBatch } from "../../src/modules/match-host/persistence";
 import { archivePartition, monthOfMatchId, restorePartition } from "../../src/modules/match-host/hand-archive";
 import { Matches } from "../../src/modules/matches/service";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
 import type { Db } from "../../src/db";
 import * as schema from "../../src/db/schema";
-import { MIGRATIONS_FOLDER } from "../../src/db/pglite-snapshot";
 import { newId } from "../../src/lib/ids";
 import { createTestDatabase } from "../support/db";
+import { migrateToLatest, migrateUpTo } from "../support/migrations";
 import { convertLegacyHands } from "../../src/modules/match-host/hand-conversion";
 import { recordedHands } from "../../src/modules/match-host/hand-store";
 import { decodeRecorded, matchDealOf } from "../../src/modules/match-host/recorded-hands";
@@ -246,16 +245,10 @@ describe("archive of a month", () => {
 describe("migration 0017 on a database that already has hands", () => {
   test("the JSON rows stay readable (hands_legacy, the view `hands`), their month gets a partition, and they convert into chunks that decode to them", async () => {
     const testDb = await createTestDatabase("migration_0017");
-    const folder = mkdtempSync(join(tmpdir(), "migrations-0014-"));
     const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
     try {
       // The migrations up to 0014: the schema before compact hands.
-      const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8"));
-      journal.entries = journal.entries.filter((e: { tag: string }) => e.tag <= "0014_z");
-      mkdirSync(join(folder, "meta"));
-      writeFileSync(join(folder, "meta/_journal.json"), JSON.stringify(journal));
-      for (const e of journal.entries) copyFileSync(join(MIGRATIONS_FOLDER, `${e.tag}.sql`), join(folder, `${e.tag}.sql`));
-      await migrate(drizzle(client), { migrationsFolder: folder });
+      await migrateUpTo(client, "0014_z");
       // A completed match of 2025-03 with its hands as JSON, as the service wrote them then.
       const secret = "5e".repeat(32);
       const config = { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 30, actionTimeoutMs: 2000 };
@@ -267,7 +260,7 @@ describe("migration 0017 on a database that already has hands", () => {
         values (${matchId}, 'tbl_old', 'completed', ${JSON.stringify(config)}::jsonb, ${hands.length}, '2025-03-14', '2025-03-14', ${deckCommitment(secret)}, ${secret})`;
       for (const hand of hands) await client`insert into hands (match_id, number, history, created_at) values (${matchId}, ${hand.handNumber}, ${JSON.stringify(hand)}::json, now())`;
 
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateToLatest(client);
       expect((await client`select number from hands where match_id = ${matchId} order by number`).map((r) => r.number)).toEqual(hands.map((hand) => hand.handNumber));
       expect((await client`select to_regclass('hand_chunks_2025_03') is not null as made`)[0].made).toBe(true);
       const db = drizzle(client, { schema }) as unknown as Db;
@@ -282,7 +275,6 @@ describe("migration 0017 on a database that already has hands", () => {
     } finally {
       await client.end();
       await testDb.drop();
-      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

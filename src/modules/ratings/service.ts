@@ -61,12 +61,15 @@ export class Ratings {
    */
   async byOpponent(botId: string): Promise<OpponentResults[]> {
     // The adjusted sums are those of the estimator that rated each match (one name, or MIXED_ESTIMATORS).
+    // Opponents: the match's other players (match_players, by its key), each with its row of the same
+    // rating step (bot_rating_history's key, bot and rated_seq): a player the rating left out has none.
     const rows = await queryRows<{ opponent: string; matches: number; hands: number; sum_bb: number; sum_bb_squared: number; sum_adjusted_bb: number; sum_adjusted_bb_squared: number; estimator: string }>(
       this.db,
       sql`select o.bot_id as opponent, count(*)::int as matches, sum(me.hands)::int as hands, sum(me.sum_bb) as sum_bb, sum(me.sum_bb_squared) as sum_bb_squared,
             sum(me.sum_adjusted_bb) as sum_adjusted_bb, sum(me.sum_adjusted_bb_squared) as sum_adjusted_bb_squared,
             case when count(distinct m.rating_estimator) = 1 then min(m.rating_estimator) else ${MIXED_ESTIMATORS} end as estimator
-          from bot_rating_history me join bot_rating_history o on o.match_id = me.match_id and o.bot_id <> me.bot_id
+          from bot_rating_history me join match_players mp on mp.match_id = me.match_id and mp.bot_id <> me.bot_id
+            join bot_rating_history o on o.bot_id = mp.bot_id and o.rated_seq = me.rated_seq
             join matches m on m.id = me.match_id
           where me.bot_id = ${botId} group by o.bot_id order by count(*) desc, o.bot_id`,
     );
