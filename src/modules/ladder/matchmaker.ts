@@ -248,6 +248,9 @@ export class Matchmaker {
    */
   private async openHere({ format, config, creator, group }: PlacementRequest): Promise<boolean> {
     const { tables, commands } = this.deps;
+    // A bot that left the ladder since this round read its entries is not seated (DELETE /api/ladder/entries: no other match starts).
+    const stillEntered = await enteredNow(this.deps.db, format, group.map((member) => member.botId));
+    if (stillEntered.length < group.length) return false;
     const tableId = await tables.createLadderTable(format, creator, config);
     try {
       for (const member of group) await commands.execute(tableId, { op: "join", developerId: member.developerId, botId: member.botId });
@@ -304,4 +307,10 @@ export class Matchmaker {
     for (const group of groups) counts[group.ladder].met(group.bots);
     return counts;
   }
+}
+
+/** Which of these bots are entered in the format now (left_at null): read at the moment of seating, not at the round's start. */
+async function enteredNow(db: Db, format: LadderFormat, botIds: string[]): Promise<string[]> {
+  const rows = await queryRows<{ bot_id: string }>(db, sql`select bot_id from ladder_entries where format = ${format} and left_at is null and bot_id = any(${sql.param(botIds)}::text[])`);
+  return rows.map((row) => row.bot_id);
 }
