@@ -11,7 +11,7 @@ import { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "../modules/bots/model
 import type { Spectators } from "../modules/protocol/spectators";
 import { playMatch, type MatchStore } from "../modules/match-host/match-runner";
 import type { HandRecord, MatchOutcome } from "../modules/match-host/persistence";
-import { newSeatRuntime, newTableRuntime, type TableRuntime, type TwinLink } from "../modules/tables/runtime";
+import { newSeatRuntime, TableRuntime, type TwinLink } from "../modules/tables/runtime";
 import { NO_TIME_BANK } from "../modules/seats/rules";
 import { RemoteSeat } from "../modules/seats/remote";
 import { seatChannels } from "../modules/seats/channels";
@@ -226,7 +226,7 @@ function bothCopies(players: LocalPlayer[], seed: string, first: LocalMatchResul
 async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions, hosted: { players: MatchPlayers | null }, twin: TwinLink | null, origin: number): Promise<LocalMatchResult> {
   const started = performance.now();
   const tableId = twin ? `tbl_local_copy${twin.copy}` : "tbl_local";
-  const table = newTableRuntime(
+  const table = new TableRuntime(
     tableId,
     DEVELOPER,
     new Date(),
@@ -254,7 +254,7 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
       chips: options.buyIn,
       timeBankMs: 0,
     });
-    table.seats.set(position, seat);
+    table.seat(seat);
   });
 
   const logger = options.logger ?? memoryLogger();
@@ -290,7 +290,7 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
     async backpressure() {},
     // One process, nothing to survive: every number may be dealt at once.
     async reserveHands(tbl, through) {
-      tbl.handsReserved = through;
+      tbl.reservedThrough(through);
     },
     async finish(result) {
       outcome = result;

@@ -15,7 +15,7 @@ import { DealGuard, DealStalledError } from "../../src/modules/match-host/deal-g
 import { firstUndealtNumber } from "../../src/modules/match-host/resume";
 import { claimOrphanedTables } from "../../src/modules/cluster/takeover";
 import { createTableMachine } from "../../src/modules/tables/table-machine";
-import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "../../src/modules/tables/runtime";
+import { newSeatRuntime, TableRuntime, type SeatRuntime } from "../../src/modules/tables/runtime";
 import { decide } from "../../src/modules/seats/decide";
 import { HostedSandboxSeat, hostedRequestIds, type SandboxDecision } from "../../src/modules/seats/hosted";
 import { NO_TIME_BANK } from "../../src/modules/seats/rules";
@@ -97,8 +97,8 @@ export const DECISION_CASES_TABLES: DecisionCase<ServiceHarness>[] = [
     question: /^no deck is dealt twice, no dealing without a lease/,
     async decide() {
       const c = counter();
-      const table = newTableRuntime("tbl_guard", "dev", new Date(), config());
-      const reservations = { reserveHands: async (t: TableRuntime, through: number) => void (t.handsReserved = through) };
+      const table = new TableRuntime("tbl_guard", "dev", new Date(), config());
+      const reservations = { reserveHands: async (t: TableRuntime, through: number) => t.reservedThrough(through) };
       await new DealGuard(table, reservations).beforeDeal(1);
       c.same(table.handsReserved >= 1, true); // dealt only once reserved
       let stalled: unknown = null;
@@ -114,17 +114,24 @@ export const DECISION_CASES_TABLES: DecisionCase<ServiceHarness>[] = [
       const c = counter();
       let finishMatch!: () => void;
       const machine = createTableMachine({ playMatch: () => new Promise<void>((resolve) => (finishMatch = resolve)), abort: async () => "aborted" });
-      const table = newTableRuntime("tbl_machine", "dev", new Date(), config());
+      const table = new TableRuntime("tbl_machine", "dev", new Date(), config());
       const actor = createActor(machine, { input: { table } }).start();
       c.same(table.status, "waiting");
-      table.seats.set(0, newSeatRuntime({ botId: "a", developerId: "d1", position: 0, chips: 500, seatId: "s1", strategy: "caller", timeBankMs: 0 } as never));
-      table.seats.set(1, newSeatRuntime({ botId: "b", developerId: "d2", position: 1, chips: 500, seatId: "s2", strategy: "caller", timeBankMs: 0 } as never));
+      table.seat(newSeatRuntime({ botId: "a", developerId: "d1", position: 0, chips: 500, seatId: "s1", strategy: "caller", timeBankMs: 0 } as never));
+      table.seat(newSeatRuntime({ botId: "b", developerId: "d2", position: 1, chips: 500, seatId: "s2", strategy: "caller", timeBankMs: 0 } as never));
       actor.send({ type: "SEATS_CHANGED" });
       c.same(table.status, "running"); // full: its match starts
       actor.send({ type: "MATCH_RECORDED" });
       c.same(table.status, "finished");
+      // TableRuntime is the one writer of the rest of its live state, and keeps its invariants: a
+      // seat's chips are never negative, a hand number only grows (refused, nothing changes).
+      c.throws(() => table.settleHand(0, -1, false), /cannot hold -1 chips/);
+      c.same([table.seats.get(0)!.chips, table.seats.get(0)!.handsPlayed], [500, 0]);
+      table.voidUnrecorded([1, 2], 3);
+      c.throws(() => table.voidUnrecorded([1], 2), /a hand number only grows/);
+      c.same([table.handNumber, table.voidedHands], [3, [3]]);
       finishMatch();
-      const closing = newTableRuntime("tbl_closing", "dev", new Date(), config());
+      const closing = new TableRuntime("tbl_closing", "dev", new Date(), config());
       createActor(machine, { input: { table: closing } }).start().send({ type: "CLOSED" });
       c.same(closing.status, "closed");
       return c.count;

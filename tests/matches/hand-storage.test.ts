@@ -12,7 +12,7 @@ import { useHarness } from "../support/app";
 import { restoreAsJson } from "../support/stored-hands";
 import { until } from "../support/nodes";
 import { loadConfig } from "../../src/config";
-import { newTableRuntime } from "../../src/modules/tables/runtime";
+import { TableRuntime } from "../../src/modules/tables/runtime";
 import { DeckSeal } from "../../src/modules/match-host/deck-seal";
 import { finishMatches } from "../../src/modules/match-host/match-finish";
 import { emptyBatch } from "../../src/modules/match-host/persistence";
@@ -102,7 +102,11 @@ describe("hand storage", () => {
     for (const id of matchIds) await restoreAsJson(h.config.databaseUrl!, id);
     await h.database.db.execute(sql`update matches set seat_bots = null where id = any(${sql.param(matchIds)}::text[])`);
     const handCount = await legacyRows(matchIds);
-    expect(handCount).toBeGreaterThan(150);
+    // Every hand the five matches played is a JSON row now (how many: the unseeded matches' deals
+    // decide, so the count is read, not guessed), each match holding some: the batches below have
+    // more than one match to convert.
+    const played = await queryRows<{ hands: number; matches: number }>(h.database.db, sql`select sum(hands_played)::int as hands, count(*) filter (where hands_played > 0)::int as matches from matches where id = any(${sql.param(matchIds)}::text[])`);
+    expect(played[0]).toEqual({ hands: handCount, matches: matchIds.length });
     expect(await Promise.all(matchIds.map((id) => served(id, dev.token)))).toEqual(before);
 
     // One match per batch, a pause after each: killed (SIGKILL) after the first batch committed.
@@ -153,29 +157,28 @@ describe("hand storage", () => {
   test("a running match's deck secret is stored only sealed (bound to its match and key); its end reveals it and drops the sealed copy", async () => {
     const dev = await h.fundedDeveloper();
     const tableRow = (await h.call("POST", "/api/tables", { token: dev.token, body: { maxPlayers: 2, buyIn: 1000 } })).body;
-    const table = newTableRuntime(tableRow.tableId, dev.developerId, new Date(h.clock.now()), tableRow.config);
-    table.matchId = "m_sealed_test";
-    table.startedAt = h.clock.now();
-    table.deckSecret = "ab".repeat(32);
-    table.deckCommitment = deckCommitment(table.deckSecret);
+    const table = new TableRuntime(tableRow.tableId, dev.developerId, new Date(h.clock.now()), tableRow.config);
+    table.beginMatch("m_sealed_test", h.clock.now());
+    const secret = "ab".repeat(32);
+    table.commitToDeck(secret, deckCommitment(secret));
     await h.app.services.host.journal.started(table);
     const rowOf = async () =>
       (await queryRows<{ deck_secret: string | null; deck_secret_sealed: string | null }>(h.database.db, sql`select deck_secret, deck_secret_sealed from matches where id = 'm_sealed_test'`))[0];
     const running = await rowOf();
     expect(running.deck_secret).toBeNull();
     expect(running.deck_secret_sealed).toMatch(/^v1:[A-Za-z0-9+/=]+$/);
-    expect(running.deck_secret_sealed).not.toContain(table.deckSecret);
+    expect(running.deck_secret_sealed).not.toContain(secret);
     const seal = new DeckSeal(h.database.db, undefined);
-    expect(await seal.unseal("m_sealed_test", running.deck_secret_sealed!)).toBe(table.deckSecret);
+    expect(await seal.unseal("m_sealed_test", running.deck_secret_sealed!)).toBe(secret);
     await expect(seal.unseal("m_other", running.deck_secret_sealed!)).rejects.toThrow(/does not unseal/);
     await expect(new DeckSeal(h.database.db, "cd".repeat(32)).unseal("m_sealed_test", running.deck_secret_sealed!)).rejects.toThrow(/does not unseal/);
     await finishMatches(h.database.db, [
       {
-        outcome: { matchId: "m_sealed_test", tableId: table.tableId, handsPlayed: 0, voidedHands: [], deckSecret: table.deckSecret, startedAt: new Date(0), endedAt: new Date(1), players: [], finalClosures: [], ranked: false, rated: false },
+        outcome: { matchId: "m_sealed_test", tableId: table.tableId, handsPlayed: 0, voidedHands: [], deckSecret: secret, startedAt: new Date(0), endedAt: new Date(1), players: [], finalClosures: [], ranked: false, rated: false },
         lastBatch: emptyBatch(table.tableId, "m_sealed_test"),
       },
     ]);
-    expect(await rowOf()).toEqual({ deck_secret: table.deckSecret, deck_secret_sealed: null });
+    expect(await rowOf()).toEqual({ deck_secret: secret, deck_secret_sealed: null });
   });
 });
 

@@ -3,7 +3,7 @@ import { closeLocalSandbox, configureLocalSandbox, openLocalHostedPlayers } from
 import { ManualClock } from "../../src/lib/clock";
 import { applyActionInPlace, legalActions, startHand } from "../../src/poker/hand";
 import type { HandState } from "../../src/poker/hand-types";
-import { newTableRuntime } from "../../src/modules/tables/runtime";
+import { TableRuntime } from "../../src/modules/tables/runtime";
 import { actionRequestMessage } from "../../src/modules/protocol/messages";
 import { BotGateway } from "../../src/modules/protocol/gateway";
 import { decide, type DecideRules } from "../../src/modules/seats/decide";
@@ -15,8 +15,8 @@ import { bundleFixture } from "../hosted/support";
 
 /** decide(): one owner of the deadline and time bank, the legality check, the fallback and the failure rule, for every kind of seat. */
 
-const table = newTableRuntime("tbl_seat", "dev_seat", new Date(0), { buyIn: 1_000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 10, actionTimeoutMs: 1_000 });
-table.matchId = "m_seat";
+const table = new TableRuntime("tbl_seat", "dev_seat", new Date(0), { buyIn: 1_000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 10, actionTimeoutMs: 1_000 });
+table.beginMatch("m_seat", 0);
 
 /** A heads-up hand: the button (small blind) faces the big blind; after its call the big blind may check. */
 function hand(bigBlindMayCheck: boolean): HandState {

@@ -1,15 +1,20 @@
 /** The deal guard's waits are bounded: a hand whose number is never reserved, or whose lease never stands, stops its match with a clear error. */
 import { describe, expect, test } from "bun:test";
 import { DEAL_WAIT_LIMIT_MS, DealGuard, DealStalledError, RESERVATION_BLOCK, type HandReservations } from "../../src/modules/match-host/deal-guard";
-import type { TableRuntime } from "../../src/modules/tables/runtime";
+import { TableRuntime } from "../../src/modules/tables/runtime";
 
-/** What the guard reads of a table: its id, how far it may deal, whether the server is stopping. */
-const tableAt = (handsReserved: number) => ({ tableId: "tbl_guarded", matchId: "m_guarded", handsReserved, stopRequested: false, voidedHands: [] }) as unknown as TableRuntime;
+/** A table whose match is under way, its hand numbers reserved through `handsReserved`. */
+function tableAt(handsReserved: number): TableRuntime {
+  const table = new TableRuntime("tbl_guarded", "dev_guarded", new Date(0), { buyIn: 1_000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 10, actionTimeoutMs: 1_000 });
+  table.beginMatch("m_guarded", 0);
+  table.reservedThrough(handsReserved);
+  return table;
+}
 
 /** Reservations that land at once (as the journal's do while the database answers). */
 const granting: HandReservations = {
   async reserveHands(table, through) {
-    table.handsReserved = Math.max(table.handsReserved, through);
+    table.reservedThrough(through);
   },
 };
 /** Reservations that never land (a database that swallows the statement). */
@@ -64,7 +69,7 @@ describe("the deal guard waits, but not forever", () => {
     const table = tableAt(0);
     const guard = new DealGuard(table, hanging, () => true);
     const waiting = guard.beforeDeal(1);
-    table.stopRequested = true;
+    table.requestStop();
     await expect(waiting).rejects.toThrow("the server is shutting down");
   });
 });

@@ -180,7 +180,7 @@ export class MatchHost implements TableHost {
     clearInterval(this.expiry);
     clearTimeout(this.resuming);
     const entries = this.held.all();
-    for (const { table } of entries) table.stopRequested = true;
+    for (const { table } of entries) table.requestStop();
     this.deps.gateway.closeAll();
     this.deps.spectators.closeAll();
     const stopped = new Set<string>();
@@ -195,7 +195,7 @@ export class MatchHost implements TableHost {
   abandon(): void {
     // Spectators here follow each table to its new host, as a peer's spectators do (the relay hears `lost`).
     for (const { table, actor } of this.held.releaseAll("lost")) {
-      table.stopRequested = true;
+      table.requestStop();
       actor.stop();
     }
   }

@@ -22,7 +22,7 @@ export async function openHostedSeats(db: Db, play: HostedPlay, table: TableRunt
     code = await currentCodeVersions(db, candidates.map((s) => s.botId));
     const pinned = candidates.filter((seat) => code.has(seat.botId)).map((seat) => ({ id: seat.seatId, version: code.get(seat.botId)!.version }));
     if (pinned.length > 0) await pinVersions(db, table.tableId, pinned, fence);
-    for (const seat of candidates) seat.codeVersion = code.get(seat.botId)?.version ?? null;
+    for (const seat of candidates) table.setCodeVersion(seat.position, code.get(seat.botId)?.version ?? null);
   }
   if (code.size === 0) return null;
   return play.openMatch(

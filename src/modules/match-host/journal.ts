@@ -90,7 +90,7 @@ export class HandJournal implements MatchStore {
       this.fence(),
       this.retry,
     );
-    for (const table of started) table.handsReserved = RESERVATION_BLOCK;
+    for (const table of started) table.reservedThrough(RESERVATION_BLOCK);
   }
 
   /** A write of this table's hands failed: its match must stop (and the table is aborted). */
@@ -163,7 +163,7 @@ export class HandJournal implements MatchStore {
       );
       if (rows.length === 0) throw fence ? new FencedError(fence) : new Error(`match ${table.matchId} has no row to reserve hands in`);
     }, this.retry);
-    table.handsReserved = Math.max(table.handsReserved, through);
+    table.reservedThrough(through);
   }
 
   /**

@@ -86,8 +86,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   // A table that already has its match is resuming it (its host died or restarted): same matchId.
   const resuming = deps.resuming ?? table.matchId !== null;
   if (!resuming && table.matchId === null) {
-    table.matchId = newId("m", deps.clock.now());
-    table.startedAt = deps.clock.now();
+    table.beginMatch(newId("m", deps.clock.now()), deps.clock.now());
     await deps.store.started(table);
   }
   const matchId = table.matchId!;
@@ -135,7 +134,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     if (!waited) await yieldToEventLoop();
   }
 
-  table.hand = null;
+  table.handOver();
   await deps.beforeFinish?.();
   const endedAt = deps.clock.now();
   const stillSeated = seatsInOrder(table);
@@ -195,8 +194,7 @@ function removeSeats(table: TableRuntime, shouldLeave: (seat: SeatRuntime) => bo
   for (const seat of seatsInOrder(table)) {
     if (!shouldLeave(seat)) continue;
     assertCashout(table, seat);
-    table.seats.delete(seat.position);
-    table.departed.push({ ...seat, finalChips: seat.chips });
+    table.depart(seat.position);
     closures.push(closureOf(seat));
   }
   return closures;
@@ -206,16 +204,16 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
   await guard.beforeDeal(table.handNumber + 1);
   const stacksBySeat = new Array<number>(table.config.maxPlayers).fill(0);
   for (const seat of inPlay) stacksBySeat[seat.position] = seat.chips;
-  table.buttonPosition = nextButton(stacksBySeat, table.buttonPosition);
-  table.handNumber += 1;
+  const button = nextButton(stacksBySeat, table.buttonPosition);
+  table.dealNext(button);
   const state = startHand({
     seats: inPlay.map((s) => ({ seatIndex: s.position, stack: handStartingStack(table, s) })),
-    buttonSeatIndex: table.buttonPosition,
+    buttonSeatIndex: button,
     // A sit-and-go's blinds rise by hand count (blind-levels.ts); any other table's are fixed.
     ...blindsAt(table.config, table.handNumber),
     deck: deps.deckFor(table.handNumber, 2 * inPlay.length + 8),
   });
-  table.hand = state;
+  table.handInPlay(state);
   const remoteSeats = inPlay.filter((s) => s.strategy === null);
   const watched = deps.spectators?.watching(table.tableId) ?? false;
   const publish = (message: ServerMessage) => {
@@ -245,7 +243,7 @@ async function playHand(table: TableRuntime, inPlay: SeatRuntime[], deps: MatchD
     const asked = decide(seatOf(seat), turnOf(table, state, legal, seat), deps.askBot.rules);
     waited ||= asked instanceof Promise;
     const decided = asked instanceof Promise ? await asked : asked;
-    seat.timeBankMs = decided.timeBankMs;
+    table.spendTimeBank(seat.position, decided.timeBankMs);
     const applied = applyActionInPlace(state, decided.action);
     if (!applied.ok) invariantViolated(`seat ${seat.position} of table ${table.tableId}: decide() settles only legal actions (${applied.reason})`);
     const lapsedMeanwhile = guard.standing();
@@ -284,9 +282,5 @@ function turnOf(table: TableRuntime, state: HandState, legal: LegalActions, seat
 function settleHand(table: TableRuntime, inPlay: SeatRuntime[], hand: HandState): void {
   const result = hand.result!;
   const winners = new Set(result.pots.flatMap((pot) => pot.winners));
-  inPlay.forEach((seat, p) => {
-    seat.chips = chipsAfterHand(table, seat, hand.startingStacks[p], result.stacks[p]);
-    seat.handsPlayed += 1;
-    if (winners.has(seat.position)) seat.handsWon += 1;
-  });
+  inPlay.forEach((seat, p) => table.settleHand(seat.position, chipsAfterHand(table, seat, hand.startingStacks[p], result.stacks[p]), winners.has(seat.position)));
 }

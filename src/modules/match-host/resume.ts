@@ -5,7 +5,7 @@ import type { BuiltInStrategy } from "../bots/model";
 import type { DeckSeal } from "./deck-seal";
 import { recordedHands } from "./hand-store";
 import { decodeRecorded, matchDealOf } from "./recorded-hands";
-import { newSeatRuntime, newTableRuntime, type SeatRuntime, type TableRuntime } from "../tables/runtime";
+import { newSeatRuntime, TableRuntime, type DepartedSeat, type SeatRuntime } from "../tables/runtime";
 
 type TableRow = typeof tables.$inferSelect;
 type SeatRow = typeof seats.$inferSelect;
@@ -47,8 +47,8 @@ export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: numbe
   const recorded = new Map<TableRuntime, number[]>();
   for (const row of rows) {
     const twin = row.twinId === null ? null : { copy: row.copy as 1 | 2, tableId: row.twinId, matchId: null };
-    const table = newTableRuntime(row.id, row.createdBy, row.createdAt, row.config, row.ladder, twin);
-    for (const seat of seatRows.filter((s) => s.tableId === row.id && s.status === "open")) table.seats.set(seat.position!, seatOf(seat));
+    const table = new TableRuntime(row.id, row.createdBy, row.createdAt, row.config, row.ladder, twin);
+    for (const seat of seatRows.filter((s) => s.tableId === row.id && s.status === "open")) table.seat(seatOf(seat));
     if (row.status === "running" && row.matchId) recorded.set(table, await resumeMatchState(db, table, row.matchId, seatRows.filter((s) => s.tableId === row.id), seatOf, deckSeal));
     result.push(table);
   }
@@ -68,60 +68,41 @@ function alignTwins(recorded: Map<TableRuntime, number[]>): void {
     const twin = table.twin ? byId.get(table.twin.tableId) : undefined;
     if (!twin) continue;
     const handNumber = Math.max(table.handNumber, twin.handNumber);
-    if (table.handNumber < handNumber) voidUnrecorded(table, numbers, handNumber);
+    if (table.handNumber < handNumber) table.voidUnrecorded(numbers, handNumber);
     // Copy 1's button leads: its last recorded hand's, from which the next hand's moves in both.
-    if (table.twin!.copy === 2) table.buttonPosition = twin.buttonPosition;
+    if (table.twin!.copy === 2) table.followButton(twin.buttonPosition);
   }
 }
 
 /** The running match's state from its rows; returns the numbers of its recorded hands. */
 async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime, deckSeal: DeckSeal): Promise<number[]> {
   const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
-  // Its lifecycle resumes it for having a match (table-machine.ts, `resuming`): the status follows.
-  table.matchId = matchId;
-  if (table.twin) table.twin.matchId = match.twinMatchId;
-  table.startedAt = match.startedAt.getTime();
-  table.deckSecret = await deckSeal.secretOf(match);
-  table.deckCommitment = match.deckCommitment;
+  const startedAt = match.startedAt.getTime();
+  const deckSecret = await deckSeal.secretOf(match);
   // Seats that left or busted during the match were cashed out then: they are its departed players.
-  for (const row of tableSeats) {
-    if (row.status === "closed" && row.closedAt && row.closedAt.getTime() >= table.startedAt) {
-      table.departed.push({ ...seatOf(row), finalChips: row.cashout ?? 0 });
-    }
-  }
+  const departed: DepartedSeat[] = tableSeats
+    .filter((row) => row.status === "closed" && row.closedAt && row.closedAt.getTime() >= startedAt)
+    .map((row) => ({ ...seatOf(row), finalChips: row.cashout ?? 0 }));
   // A match started before its seats were recorded with it (issue 35) gets them now: its hands are stored by seat.
   if (match.seatBots === null) {
-    match.seatBots = Array.from({ length: table.config.maxPlayers }, (_, position) => [...table.seats.values(), ...table.departed].find((s) => s.position === position)?.botId ?? null);
+    match.seatBots = Array.from({ length: table.config.maxPlayers }, (_, position) => [...table.seats.values(), ...departed].find((s) => s.position === position)?.botId ?? null);
     await db.update(matches).set({ seatBots: match.seatBots }).where(and(eq(matches.id, matchId), isNull(matches.seatBots)));
   }
-  const recorded = decodeRecorded(matchDealOf(match, table.deckSecret), await recordedHands(db, matchId));
-  const players = new Map([...table.seats.values(), ...table.departed].map((s) => [s.botId, s]));
-  for (const hand of recorded) {
-    const winners = new Set(hand.pots.flatMap((pot) => pot.winners));
-    for (const p of hand.players) {
-      const seat = players.get(p.botId);
-      if (!seat) continue;
-      seat.handsPlayed += 1;
-      if (winners.has(p.seat)) seat.handsWon += 1;
-    }
-  }
-  const last = recorded.at(-1);
-  table.buttonPosition = last ? last.button : null;
-  table.handsReserved = match.handsReserved;
+  const recorded = decodeRecorded(matchDealOf(match, deckSecret), await recordedHands(db, matchId));
+  // Its lifecycle resumes it for having a match (table-machine.ts, `resuming`): the status follows.
+  table.resumeFrom({
+    matchId,
+    twinMatchId: match.twinMatchId,
+    startedAt,
+    deckSecret,
+    deckCommitment: match.deckCommitment,
+    handsReserved: match.handsReserved,
+    departed,
+    recorded: recorded.map((hand) => ({ button: hand.button, players: hand.players, winners: new Set(hand.pots.flatMap((pot) => pot.winners)) })),
+  });
   const numbers = recorded.map((h) => h.handNumber);
-  voidUnrecorded(table, numbers, firstUndealtNumber(last?.handNumber ?? 0, match.handsReserved) - 1);
+  table.voidUnrecorded(numbers, firstUndealtNumber(recorded.at(-1)?.handNumber ?? 0, match.handsReserved) - 1);
   return numbers;
-}
-
-/** The match goes on after hand `handNumber`: every number up to it that was not recorded is void. */
-function voidUnrecorded(table: TableRuntime, recorded: number[], handNumber: number): void {
-  const recordedNumbers = new Set(recorded);
-  const lastRecorded = recorded.at(-1) ?? 0;
-  table.handNumber = handNumber;
-  table.handsReserved = Math.max(table.handsReserved, handNumber);
-  table.voidedHands = [];
-  for (let n = 1; n <= handNumber; n++) if (!recordedNumbers.has(n)) table.voidedHands.push(n);
-  table.voidedAtResume = table.voidedHands.filter((n) => n > lastRecorded);
 }
 
 /**

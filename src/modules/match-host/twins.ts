@@ -85,11 +85,10 @@ export class MatchStarts {
       const secret = copies[0].config.seed === undefined ? ((await this.deps.sharedSecret(copies[0])) ?? drawDeckSecret()) : null;
       const startedAt = this.deps.clock.now();
       for (const t of copies) {
-        t.matchId = newId("m", startedAt);
-        t.startedAt = startedAt;
+        t.beginMatch(newId("m", startedAt), startedAt);
         if (secret !== null) commitTo(t, secret);
       }
-      for (const t of copies) t.twin!.matchId = copies.find((other) => other !== t)!.matchId;
+      for (const t of copies) t.linkTwinMatch(copies.find((other) => other !== t)!.matchId);
       // Both rows in one transaction: no crash leaves one copy started and the other not.
       await this.deps.recordStart(copies);
     }
@@ -127,6 +126,5 @@ function assertSeatsSwapped(a: TableRuntime, b: TableRuntime): void {
 }
 
 function commitTo(table: TableRuntime, secret: string): void {
-  table.deckSecret = secret;
-  table.deckCommitment = deckCommitment(secret);
+  table.commitToDeck(secret, deckCommitment(secret));
 }

@@ -39,7 +39,7 @@ export async function seatBot(seating: Seating, table: TableRuntime, developerId
   const position = freePosition(table);
   if (position === null) throw errors.conflict("TABLE_FULL", "Every seat at this table is taken");
   if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
-  table.reserved.add(position);
+  table.hold(position);
   try {
     const bought = await seating.accounts.buyIn(developerId, table.config.buyIn, { botId, tableId, position, fence: seating.fence() });
     const seat = newSeatRuntime({
@@ -52,7 +52,7 @@ export async function seatBot(seating: Seating, table: TableRuntime, developerId
       chips: table.config.buyIn,
       timeBankMs: seating.initialTimeBankMs,
     });
-    table.seats.set(position, seat);
+    table.seat(seat);
     // Chips in seats + balances = grants: the ledger debited exactly the table's buy-in, so the
     // seat holds exactly that (more would be chips from nowhere); and nothing is played at a
     // waiting table, so it holds one buy-in per seat.
@@ -64,7 +64,7 @@ export async function seatBot(seating: Seating, table: TableRuntime, developerId
     seating.tell(table, { type: "SEATS_CHANGED" });
     return seatView(seat);
   } finally {
-    table.reserved.delete(position);
+    table.release(position);
   }
 }
 
@@ -79,14 +79,14 @@ export async function unseatBot(seating: Seating, table: TableRuntime, developer
         throw error;
       });
     }
-    seat.leaving = true;
+    table.markLeaving(seat);
     // An open request is answered for it now (fold or check), not at its deadline.
     seating.gateway.cancel(botId);
     return { tableId, botId, status: "leaving" as const, cashout: null };
   }
   if (table.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${table.status}`);
   await seating.accounts.cashout(developerId, seat.seatId, waitingCashout(table, seat), { botId, tableId, fence: seating.fence() });
-  table.seats.delete(seat.position);
+  table.unseat(seat.position);
   seating.tableOfBot.delete(botId);
   return { tableId, botId, status: "left" as const, cashout: seat.chips };
 }
@@ -100,7 +100,7 @@ export async function closeWaitingTable(seating: Seating, table: TableRuntime, d
   const refunds: ClosedTable["refunds"] = [];
   for (const seat of [...table.seats.values()]) {
     await seating.accounts.cashout(seat.developerId, seat.seatId, waitingCashout(table, seat), { botId: seat.botId, tableId, fence: seating.fence() });
-    table.seats.delete(seat.position);
+    table.unseat(seat.position);
     seating.tableOfBot.delete(seat.botId);
     refunds.push({ botId: seat.botId, cashout: seat.chips });
   }

@@ -9,7 +9,7 @@ import { TABLE_DEFAULTS } from "../../config";
 import type { Bots } from "../bots/service";
 import type { TableRouting } from "../cluster/routing";
 import type { HostCommand } from "../cluster/table-relay";
-import { newTableRuntime, type TableRuntime } from "./runtime";
+import { TableRuntime } from "./runtime";
 import type { ServerMessage } from "../protocol/gateway";
 import type { SpectatorSocket, Spectators } from "../protocol/spectators";
 import type { BotGateway } from "../protocol/gateway";
@@ -132,7 +132,7 @@ export class Tables {
     const createdAt = new Date(now);
     const ids = config.duplicate ? [newId("tbl", now), newId("tbl", now)] : [newId("tbl", now)];
     const runtimes = ids.map((id, i) =>
-      newTableRuntime(id, creator, createdAt, config, ladder, ids.length === 2 ? { copy: (i + 1) as 1 | 2, tableId: ids[1 - i], matchId: null } : null),
+      new TableRuntime(id, creator, createdAt, config, ladder, ids.length === 2 ? { copy: (i + 1) as 1 | 2, tableId: ids[1 - i], matchId: null } : null),
     );
     await this.deps.db.insert(tables).values(
       runtimes.map((t) => ({ id: t.tableId, createdBy: creator, config, status: "waiting" as const, hostId: this.deps.hostId, createdAt, ladder, twinId: t.twin?.tableId ?? null, copy: t.twin?.copy ?? null })),

@@ -48,7 +48,7 @@ export function createTableMachine(actors: {
     actions: {
       // The one writer of `table.status`: every state says what the table reads as.
       readAs: ({ context }, params: { status: TableStatus }) => {
-        context.table.status = params.status;
+        context.table.readAs(params.status);
       },
     },
     guards: {

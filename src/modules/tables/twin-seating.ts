@@ -44,8 +44,8 @@ export async function seatPair(seating: Seating, copies: TableRuntime[], address
   if (first.status !== "waiting" || second.status !== "waiting") throw errors.conflict("TABLE_NOT_JOINABLE", `The table is ${addressed.status}`);
   const mirrored = mirroredPosition(first, position);
   invariant(!second.seats.has(mirrored) && !second.reserved.has(mirrored), `twin ${second.tableId}: seat ${mirrored} is free as seat ${position} of ${first.tableId} is`);
-  first.reserved.add(position);
-  second.reserved.add(mirrored);
+  first.hold(position);
+  second.hold(mirrored);
   try {
     const fence = seating.fence();
     const { buyIn } = first.config;
@@ -64,7 +64,7 @@ export async function seatPair(seating: Seating, copies: TableRuntime[], address
         chips: buyIn,
         timeBankMs: seating.initialTimeBankMs,
       });
-      table.seats.set(seat.position, seat);
+      table.seat(seat);
       // Chips in seats + balances = grants: each copy's seat holds exactly the buy-in its own row debited.
       invariant(chipsOnTable(table) === table.seats.size * buyIn, `table ${table.tableId}: seat ${seat.seatId} holds its buy-in of ${buyIn}`);
       return seat;
@@ -73,8 +73,8 @@ export async function seatPair(seating: Seating, copies: TableRuntime[], address
     for (const table of pair) seating.tell(table, { type: "SEATS_CHANGED" });
     return seatView(seats[addressed === first ? 0 : 1]);
   } finally {
-    first.reserved.delete(position);
-    second.reserved.delete(mirrored);
+    first.release(position);
+    second.release(mirrored);
   }
 }
 
@@ -123,7 +123,7 @@ async function refundPairSeats(seating: Seating, pair: TwinTables, botId: string
   const { developerId } = seats[0].seat;
   const cashouts = seats.map(({ table, seat, chips }): SeatCashout => ({ seatId: seat.seatId, chips, refs: { botId, tableId: table.tableId, fence: seating.fence() } }));
   await seating.accounts.cashoutPair(developerId, cashouts as [SeatCashout, SeatCashout]);
-  for (const { table, seat } of seats) table.seats.delete(seat.position);
+  for (const { table, seat } of seats) table.unseat(seat.position);
   seating.tableOfBot.delete(botId);
   return seats[0].chips;
 }
