@@ -99,7 +99,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   // Nothing about the match reaches anyone while the lease is in doubt (a resume happens just after a claim).
   await guard.standing();
   const announce = (position: number | null) =>
-    resuming ? matchResumedMessage(table, position, handsPlayedAt(table), table.voidedAtResume) : matchStartedMessage(table, position);
+    resuming ? matchResumedMessage(table, position, handsPlayedAt(table), [...table.voidedAtResume]) : matchStartedMessage(table, position);
   for (const seat of seatsInOrder(table)) {
     if (seat.strategy === null) deps.notify(seat.botId, announce(seat.position));
   }
@@ -146,7 +146,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
     matchId,
     tableId: table.tableId,
     handsPlayed: handsPlayedAt(table),
-    voidedHands: table.voidedHands,
+    voidedHands: [...table.voidedHands],
     deckSecret: table.deckSecret,
     startedAt: new Date(table.startedAt!),
     endedAt: new Date(endedAt),

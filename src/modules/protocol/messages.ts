@@ -201,7 +201,7 @@ export function snapshotMessage(table: TableInPlay, botId: string | null): Snaps
     config: publicConfig(table.config),
     seeded: isSeeded(table.config),
     handNumber: table.handNumber,
-    voidedHands: table.voidedHands,
+    voidedHands: [...table.voidedHands],
     hand:
       state && !state.finished
         ? {

@@ -24,7 +24,7 @@ export interface TableInPlay {
   /** Seats that left the match before its end. */
   readonly departed: readonly SeatInPlay[];
   readonly handNumber: number;
-  readonly voidedHands: number[];
+  readonly voidedHands: readonly number[];
   /** The hand in play, null between hands. */
   readonly hand: HandState | null;
 }

@@ -129,13 +129,13 @@ export class TableRuntime {
   get deckSecret(): string | null { return this.#deckSecret; }
   get deckCommitment(): string | null { return this.#deckCommitment; }
   /**
-   * Hand numbers given up, ascending (a copy): a match resumed after its host died voids every number
+   * Hand numbers given up, ascending (read-only: replaced, never changed in place, by voidUnrecorded): a match resumed after its host died voids every number
    * its host had reserved and not recorded (dealt perhaps, and shown; never dealt again: see
    * deal-guard.ts). handNumber − voidedHands.length hands were played.
    */
-  get voidedHands(): number[] { return [...this.#voidedHands]; }
+  get voidedHands(): readonly number[] { return this.#voidedHands; }
   /** The numbers the resumption that started this run of the match voided (told in match_resumed). */
-  get voidedAtResume(): number[] { return [...this.#voidedAtResume]; }
+  get voidedAtResume(): readonly number[] { return this.#voidedAtResume; }
   /** Hand numbers up to this one are reserved durably: this host may deal them (deal-guard.ts). */
   get handsReserved(): number { return this.#handsReserved; }
 
