@@ -99,8 +99,13 @@ export class RoundRobins {
     if (scheduled.some((m) => m.status === "scheduled")) return this.startRound(tournamentId, round);
     const tableIds = scheduled.filter((m) => m.status === "playing").map((m) => m.tableId!);
     if (tableIds.length > 0) {
-      const statuses = await queryRows<{ id: string; status: string }>(this.db, sql`select id, status from tables where id = any(${sql.param(tableIds)}::text[])`);
-      const ended = statuses.filter((t) => t.status === "finished").map((t) => t.id);
+      // A duplicate pair has ended when both copies have: copy 2 may finish after copy 1 (each its own match).
+      const statuses = await queryRows<{ id: string; finished: boolean }>(
+        this.db,
+        sql`select coalesce(case when copy = 2 then twin_id end, id) as id, bool_and(status = 'finished') as finished from tables
+          where id = any(${sql.param(tableIds)}::text[]) or twin_id = any(${sql.param(tableIds)}::text[]) group by 1`,
+      );
+      const ended = statuses.filter((t) => t.finished).map((t) => t.id);
       if (ended.length > 0) await this.db.update(tournamentMatches).set({ status: "played" }).where(and(eq(tournamentMatches.tournamentId, tournamentId), inArray(tournamentMatches.tableId, ended)));
       if (ended.length < tableIds.length) return;
     }
