@@ -67,6 +67,20 @@ async function decodeRate(sql: postgres.Sql): Promise<number> {
   return rate;
 }
 
+/** The columns of a match's own rows, bytes a match (pg_column_size summed over every row, all matches): where a row's bytes go, before its indexes. */
+async function printColumnBytes(sql: postgres.Sql, name: string, matches: number): Promise<void> {
+  const tablesOfAMatch = ["transactions", "matches", "seats", "match_players", "bot_rating_history", "tables"];
+  const columns = await sql`select table_name, column_name from information_schema.columns where table_schema = 'public' and table_name = any(${tablesOfAMatch}) order by table_name, ordinal_position`;
+  const byTable = new Map<string, string[]>();
+  for (const c of columns) byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), c.column_name]);
+  for (const [table, names] of byTable) {
+    const sums = names.map((column) => `coalesce(sum(pg_column_size("${column}")), 0)::bigint as "${column}"`).join(", ");
+    const [row] = await sql.unsafe(`select count(*)::int as rows, ${sums} from "${table}"`);
+    const parts = names.map((column) => [column, Number(row[column]) / matches] as const).sort((a, b) => b[1] - a[1]);
+    console.log(`${name}: ${table} columns, bytes a match (${(row.rows / matches).toFixed(1)} rows): ${parts.map(([column, bytes]) => `${column} ${bytes.toFixed(0)}`).join(", ")}`);
+  }
+}
+
 async function format(name: string, seats: number) {
   const database = await freshDatabase(`bench_storage_${name}_${process.pid}`);
   const server = await spawnServer(
@@ -139,6 +153,7 @@ async function format(name: string, seats: number) {
       liveBytesPerMatch: Math.round((compacted.tables - before.tables) / (MATCHES - TABLES)),
       ...(decoding ? { decodedHandsPerSecond: decoding } : {}),
     };
+    await printColumnBytes(sql, name, MATCHES);
     if (decoding) console.log(`${name}: decoding every match's hands from their chunks, one thread: ${decoding} hands/s`);
     console.log(
       `${name.padEnd(8)} ${MATCHES - TABLES} matches, ${hands} hands: ${figures.liveBytesPerHand} bytes a hand of live rows over every table (${figures.liveHandHistoryBytesPerHand} of them hand histories); as written ${figures.bytesPerHand} (${figures.handHistoryBytesPerHand}), ${figures.databaseBytesPerHand} by pg_database_size`,
