@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { join } from "node:path";
@@ -7,6 +7,9 @@ import { main } from "../../src/cli/index";
 import { ROOT } from "../support/process";
 import { until } from "../support/nodes";
 import { fixtureSource, uploadOverHttp } from "../hosted/duplicate-support";
+import { endedMatches } from "../../src/modules/competitions/round-robin";
+import { tables } from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(180_000);
@@ -197,6 +200,23 @@ describe("round robin", () => {
     expect(rated[0].n).toBe(12);
     await expectResultsFromRecords(finished);
     await expectMoney(players, finished);
+  });
+
+  test("a round's match has ended when its table has, and a duplicate pair's when both copies have (copy 2 may finish after copy 1)", async () => {
+    const creator = await registerWithCredits(server, "ended-matches");
+    const config = { buyIn: 400, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 20, actionTimeoutMs: 1000 };
+    const [plain, copy1, copy2] = [newId("tbl"), newId("tbl"), newId("tbl")];
+    const row = (id: string, status: "running" | "finished", twin?: { twinId: string; copy: number }) => ({
+      id, createdBy: creator.developerId, config, status, hostId: "no-such-node", createdAt: new Date(), ...(twin ?? {}),
+    });
+    await server.database.db.insert(tables).values([row(plain, "finished"), row(copy1, "finished", { twinId: copy2, copy: 1 }), row(copy2, "running", { twinId: copy1, copy: 2 })]);
+    // Copy 1 has finished, copy 2 still plays: only the plain match has ended.
+    expect(await endedMatches(server.database.db, [plain, copy1])).toEqual([plain]);
+    await server.database.db.update(tables).set({ status: "finished" }).where(eq(tables.id, copy2));
+    expect((await endedMatches(server.database.db, [plain, copy1])).sort()).toEqual([plain, copy1].sort());
+    // A running plain table has not ended.
+    await server.database.db.update(tables).set({ status: "running" }).where(eq(tables.id, plain));
+    expect(await endedMatches(server.database.db, [plain, copy1])).toEqual([copy1]);
   });
 
   test("startsAt: the competitions role's holder starts it by itself; entries and withdrawals before, none after; bad input refused", async () => {

@@ -57,6 +57,19 @@ const SEAT_RETRIES = 40;
 const SEAT_RETRY_MS = 25;
 type MatchRow = typeof tournamentMatches.$inferSelect;
 
+/**
+ * Which of these matches (their tables; copy 1 of a duplicate pair) have ended: a plain table once
+ * it is finished, a duplicate pair once both copies are (copy 2 may finish after copy 1, each its own match).
+ */
+export async function endedMatches(db: Db, tableIds: string[]): Promise<string[]> {
+  const pairs = await queryRows<{ id: string; finished: boolean }>(
+    db,
+    sql`select coalesce(case when copy = 2 then twin_id end, id) as id, bool_and(status = 'finished') as finished from tables
+      where id = any(${sql.param(tableIds)}::text[]) or twin_id = any(${sql.param(tableIds)}::text[]) group by 1`,
+  );
+  return pairs.filter((pair) => pair.finished).map((pair) => pair.id);
+}
+
 export class RoundRobins {
   constructor(
     private readonly db: Db,
@@ -99,13 +112,7 @@ export class RoundRobins {
     if (scheduled.some((m) => m.status === "scheduled")) return this.startRound(tournamentId, round);
     const tableIds = scheduled.filter((m) => m.status === "playing").map((m) => m.tableId!);
     if (tableIds.length > 0) {
-      // A duplicate pair has ended when both copies have: copy 2 may finish after copy 1 (each its own match).
-      const statuses = await queryRows<{ id: string; finished: boolean }>(
-        this.db,
-        sql`select coalesce(case when copy = 2 then twin_id end, id) as id, bool_and(status = 'finished') as finished from tables
-          where id = any(${sql.param(tableIds)}::text[]) or twin_id = any(${sql.param(tableIds)}::text[]) group by 1`,
-      );
-      const ended = statuses.filter((t) => t.finished).map((t) => t.id);
+      const ended = await endedMatches(this.db, tableIds);
       if (ended.length > 0) await this.db.update(tournamentMatches).set({ status: "played" }).where(and(eq(tournamentMatches.tournamentId, tournamentId), inArray(tournamentMatches.tableId, ended)));
       if (ended.length < tableIds.length) return;
     }
