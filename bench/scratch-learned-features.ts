@@ -1,12 +1,21 @@
 /**
- * SCRATCH (issue 36 round 2 prototype, not kept): per-match sums of candidate mean-zero chance
- * features for a learned value function, beside raw and aivat-2, written as JSON lines.
+ * SCRATCH (issue 36 round 2 prototype, not part of the service; docs/RATINGS.md, "Learned value
+ * functions"): per-match sums of candidate mean-zero chance terms for a learned value function, beside
+ * raw and aivat-2, one JSON line per counted player and match; bench/scratch-learned-fit.ts fits and
+ * measures them.
  *
- *   bun bench/scratch-learned-features.ts <pairing|corpus|corpus6|six-max> <seedPrefix> <matches> <out.jsonl>
+ *   bun bench/scratch-learned-features.ts <mode> <seedPrefix> <matches> <out.jsonl>
  *
- * Every feature is (value after a chance event) − (its mean over the chance outcomes): the turn and
+ * <mode>: `tight-caller` (any two built-ins: bench:luck's heads-up matches, seeds <seedPrefix>:a-b:<i>,
+ * counted for the first), `six-max` (bench:luck's freezeouts), `corpus` / `corpus6` (threshold bots
+ * with random parameters, heads-up / six-max, every player counted), `local:<spec>,<spec>` (duplicate
+ * pairs as `cli eval` plays them; LEARN_LABEL names the pairing in the seeds, default "equity-bot vs
+ * tight"). With seedPrefix `bench:luck` the matches are bench:luck's own.
+ *
+ * Every term is (value after a chance event) − (its mean over the chance outcomes): the turn and
  * river over every unseen card, the flop over the deck's 8 alternative flops (flop-luck.ts), the
- * deal over the hole cards' rotations (baseline.ts): mean zero for any fixed weights.
+ * deal over the hole cards' rotations (baseline.ts); its factors (pot, chips behind, the players'
+ * styles from earlier hands) are fixed before the event: mean zero for any fixed weights.
  */
 import { seededRng, uniformInt, type Rng } from "@poker-bots/core/rng";
 import { categoryIndex, evaluateCards } from "@poker-bots/core/evaluator";
