@@ -189,10 +189,31 @@ function handFeatures(hand: StoredHand, deck: readonly number[], styles: Map<str
 }
 
 writeFileSync(out, "");
+/**
+ * LEARN_BINNED=1: the base terms (per street: equity × pot, × behind, two pair or better × pot, ×
+ * behind; the deal's four) placed in one of 9 slots by the player's style before the hand (own bet
+ * rate < 0.25, < 0.5, else; the others' mean rate of going on facing a bet < 0.6, < 0.85, else): a
+ * value function whose weights depend on the observed styles, each term still mean zero.
+ */
+const binned = process.env.LEARN_BINNED === "1";
+const BASE = [...STREETS.flatMap((s) => [`${s}:eqP`, `${s}:eqB`, `${s}:cat2P1`, `${s}:cat2B1`]), "deal:eq", "deal:eqB", "deal:chen", "deal:chenB"].map((name) => F.get(name)!);
+function binnedFeatures(hand: StoredHand, feats: number[][], styles: Map<string, Style>): number[][] {
+  const styleOf = (p: number) => styles.get(hand.players[p].botId) ?? { faced: 0, continued: 0, unfaced: 0, bet: 0 };
+  const n = hand.players.length;
+  return feats.map((row, p) => {
+    let c = 0;
+    for (let q = 0; q < n; q++) if (q !== p) c += callRate(styleOf(q)) / (n - 1);
+    const b = betRate(styleOf(p));
+    const slot = 3 * (b < 0.25 ? 0 : b < 0.5 ? 1 : 2) + (c < 0.6 ? 0 : c < 0.85 ? 1 : 2);
+    const out = new Array<number>(9 * BASE.length).fill(0);
+    BASE.forEach((i, j) => (out[slot * BASE.length + j] = row[i]));
+    return out;
+  });
+}
 type Sums = Map<string, { raw: number; aivat2: number; hands: number; f: number[] }>;
 function countHand(hand: StoredHand, deck: readonly number[], styles: Map<string, Style>, sums: Sums): void {
   const results = adjustedHandResults(hand, deck);
-  const feats = handFeatures(hand, deck, styles);
+  const feats = binned ? binnedFeatures(hand, handFeatures(hand, deck, styles), styles) : handFeatures(hand, deck, styles);
   observeStyles(hand, styles);
   results.forEach((r, p) => {
     const s = sums.get(r.botId);
@@ -205,7 +226,7 @@ function countHand(hand: StoredHand, deck: readonly number[], styles: Map<string
 }
 function playMatch(strategyAt: Strategy[], names: string[], seed: string, counted: string[], blindsAt: (played: number) => number = () => 1): void {
   const styles = new Map<string, Style>();
-  const sums: Sums = new Map(counted.map((name) => [name, { raw: 0, aivat2: 0, hands: 0, f: new Array<number>(FEATURES.length).fill(0) }]));
+  const sums: Sums = new Map(counted.map((name) => [name, { raw: 0, aivat2: 0, hands: 0, f: new Array<number>(binned ? 9 * BASE.length : FEATURES.length).fill(0) }]));
   playSeededMatch(strategyAt, names, seed, blindsAt, (hand, deck) => countHand(hand, deck, styles, sums));
   for (const [name, s] of sums) if (s.hands > 0) appendFileSync(out, JSON.stringify({ seed, name, ...s }) + "\n");
 }
@@ -228,7 +249,7 @@ if (mode === "corpus" || mode === "corpus6") {
     const result = await playLocalMatch(seats, { seed, hands: HANDS, timeoutMs: 10_000, buyIn: BUY_IN, smallBlind: SMALL_BLIND, bigBlind: BIG_BLIND, duplicate: true });
     const decks = decksOfSeededMatch(seed, result.histories);
     let styles = new Map<string, Style>();
-    const sums: Sums = new Map([[players[0].name, { raw: 0, aivat2: 0, hands: 0, f: new Array<number>(FEATURES.length).fill(0) }]]);
+    const sums: Sums = new Map([[players[0].name, { raw: 0, aivat2: 0, hands: 0, f: new Array<number>(binned ? 9 * BASE.length : FEATURES.length).fill(0) }]]);
     // A duplicate's copies share the deck: each copy's styles come from its own earlier hands only.
     result.histories.forEach((hand, i) => {
       if (i > 0 && hand.handNumber <= result.histories[i - 1].handNumber) styles = new Map();
