@@ -2,9 +2,9 @@
  * SCRATCH (issue 36 round 2 prototype, not part of the service): fits the weights of a learned
  * value function's chance terms on one set of matches and measures width ÷ raw on another
  * (docs/RATINGS.md, "Tried and not kept", learned value functions). Reads the JSON lines of
- * bench/scratch-learned-features.ts.
+ * bench/luck-learned-features.ts.
  *
- *   bun bench/scratch-learned-fit.ts <features> <train.jsonl[,more.jsonl]> <test.jsonl>
+ *   bun bench/luck-learned-fit.ts <features> <train.jsonl[,more.jsonl]> <test.jsonl>
  *
  * <features>: a regular expression over the feature names (e.g. 'cat2' or '^(flop|turn|river):cat[12]').
  * The weights θ minimise the spread of aivat-2 − θ·features over the training matches (least squares
@@ -16,7 +16,7 @@ import { summarize } from "../src/cli/evaluation";
 
 interface Row { raw: number; aivat2: number; hands: number; f: number[] }
 const STREETS = ["flop", "turn", "river"], CATS = [1, 2, 3, 4], MODS = ["1", "c", "b", "cb"];
-/** The names in bench/scratch-learned-features.ts's order. */
+/** The names in bench/luck-learned-features.ts's order. */
 const NAMES = [
   ...STREETS.flatMap((s) => [`${s}:eqP`, `${s}:eqB`, ...CATS.flatMap((k) => MODS.flatMap((m) => [`${s}:cat${k}P${m}`, `${s}:cat${k}B${m}`]))]),
   "deal:eq", "deal:eqB", "deal:chen", "deal:chenB", "deal:eqBc", "deal:eqBb", "deal:eqBcb",

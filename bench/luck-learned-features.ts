@@ -1,10 +1,10 @@
 /**
  * SCRATCH (issue 36 round 2 prototype, not part of the service; docs/RATINGS.md, "Learned value
  * functions"): per-match sums of candidate mean-zero chance terms for a learned value function, beside
- * raw and aivat-2, one JSON line per counted player and match; bench/scratch-learned-fit.ts fits and
+ * raw and aivat-2, one JSON line per counted player and match; bench/luck-learned-fit.ts fits and
  * measures them.
  *
- *   bun bench/scratch-learned-features.ts <mode> <seedPrefix> <matches> <out.jsonl>
+ *   bun bench/luck-learned-features.ts <mode> <seedPrefix> <matches> <out.jsonl>
  *
  * <mode>: `tight-caller` (any two built-ins: bench:luck's heads-up matches, seeds <seedPrefix>:a-b:<i>,
  * counted for the first), `six-max` (bench:luck's freezeouts), `corpus` / `corpus6` (threshold bots
