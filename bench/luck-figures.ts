@@ -8,7 +8,12 @@ import { summarize, type MatchSample, type RateSummary } from "../src/cli/evalua
 import { startingHandScore } from "../src/modules/bots/built-ins";
 import { adjustedHandResults, type BotHandResult } from "../src/modules/ratings/luck";
 import { baselineTerms, type ReferencePolicy } from "../src/poker/baseline";
-import type { StoredHand } from "../src/poker/hand-record";
+import { storedHandOf, type StoredHand } from "../src/poker/hand-record";
+import { seededRng, shuffleDeck, uniformInt, type Rng } from "@poker-bots/core/rng";
+import { decisionView, type Strategy } from "../src/modules/bots/built-ins";
+import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
+import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
+import { cardsDealtAtMost } from "../src/poker/start-validation";
 
 /**
  * The black-box check: a reference none of the bench's bots plays (looser than tight: calls more
@@ -33,6 +38,44 @@ const OUTSIDE_REFERENCE: ReferencePolicy = (state, legal) => {
   if (category === 1) return legal.canCheck && legal.canRaise ? raiseTo(legal.minRaiseTo + pot / 2) : legal.callAmount <= pot ? passive : give;
   return give;
 };
+
+/** bench:luck's match format: hands at most, chips bought in, blinds (before a freezeout's rise). */
+export const HANDS = 100, BUY_IN = 1000, SMALL_BLIND = 5, BIG_BLIND = 10;
+
+/**
+ * One seeded in-process match of bench:luck's format (up to 100 hands, 100 big blinds deep, blinds
+ * 5/10 times `blindsAt(hand)`): strategyAt[seat] plays each seat, hands are named `names[seat]`;
+ * each hand is handed over with the whole deck it was dealt from.
+ */
+export function playSeededMatch(strategyAt: Strategy[], names: string[], seed: string, blindsAt: (played: number) => number, onHand: (hand: StoredHand, deck: number[]) => void): void {
+  const rng = seededRng(seed), rest = seededRng(`${seed}:rest of the deck`);
+  const n = strategyAt.length;
+  let stacks = strategyAt.map(() => BUY_IN);
+  let button: number | null = null;
+  for (let played = 0; !matchStatus(stacks, played, HANDS).over; played++) {
+    button = nextButton(stacks, button);
+    const level = blindsAt(played);
+    // The cards a hand can deal come from the match's stream, as always (same seeds, same play); the
+    // rest of the deck (the flop's alternatives read it) is shuffled uniformly by a stream of its own.
+    const deck = wholeDeck(shuffleDeck(rng, cardsDealtAtMost(n)), cardsDealtAtMost(n), rest);
+    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND * level, bigBlind: BIG_BLIND * level, deck });
+    while (!state.finished) {
+      const action = strategyAt[state.seats[state.actor]](decisionView(state, legalActions(state)!), rng);
+      if (!applyActionInPlace(state, action).ok) throw new Error(`${names.join(" vs ")}: illegal ${JSON.stringify(action)}`);
+    }
+    onHand(storedHandOf(played + 1, state, (p) => names[state.seats[p]]), deck);
+    stacks = stacksAfterHand(stacks, state.seats, state.result!.stacks);
+  }
+}
+
+/** The deck with its cards past `dealt` in uniformly random order (Fisher–Yates on that tail). */
+function wholeDeck(deck: number[], dealt: number, rng: Rng): number[] {
+  for (let i = deck.length - 1; i > dealt; i--) {
+    const j = dealt + uniformInt(rng, i - dealt + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
 
 /** The figures compared, in the order printed: aivat-1 (the estimator before aivat-2) is "before", aivat-2 "after"; the last is the black-box check (aivat-2 with the outside reference). */
 export const FIGURES = ["raw", "all-in adjusted", "chance-1", "baseline-1", "aivat-1", "aivat-2", "outside reference"] as const;

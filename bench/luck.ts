@@ -15,67 +15,36 @@
  * LUCK_HOSTED_MATCHES (default 30) hosted pairs; LUCK_SEED varies the seeds; LUCK_PAIRINGS
  * picks the built-in pairings (`none`: only the others).
  */
-import { seededRng, shuffleDeck, uniformInt } from "@poker-bots/core/rng";
 import { loadPlayers, playLocalMatch } from "../src/cli/local-match";
 import { closeLocalSandbox } from "../src/cli/hosted";
-import { decisionView, STRATEGIES } from "../src/modules/bots/built-ins";
+import { STRATEGIES } from "../src/modules/bots/built-ins";
 import type { BuiltInStrategy } from "../src/modules/bots/model";
+import type { StoredHand } from "../src/poker/hand-record";
 import { decksOfSeededMatch } from "../src/cli/eval-runner";
 import { BASELINE_WEIGHT } from "../src/modules/ratings/estimator";
-import { applyActionInPlace, legalActions, startHand } from "../src/poker/hand";
-import { storedHandOf, type StoredHand } from "../src/poker/hand-record";
-import { matchStatus, nextButton, seatsInPlay, stacksAfterHand } from "../src/poker/match";
 import { LUCK_WEIGHT } from "../src/poker/chance-correction";
 import { FLOP_ALTERNATIVES, FLOP_WEIGHT } from "../src/poker/flop-luck";
 import { DEAL_BOARDS, DEAL_WEIGHT } from "../src/poker/deal-luck";
 import { DEPTH_WEIGHT } from "../src/poker/depth-luck";
-import { cardsDealtAtMost } from "../src/poker/start-validation";
-import { addMatch, newRun, report, type PairingRun } from "./luck-figures";
+import { addMatch, BIG_BLIND, BUY_IN, HANDS, newRun, playSeededMatch, report, SMALL_BLIND, type PairingRun } from "./luck-figures";
 
 const MATCHES = Number(process.env.LUCK_MATCHES ?? 2000);
 const LOCAL_MATCHES = Number(process.env.LUCK_LOCAL_MATCHES ?? 200);
 const HOSTED_MATCHES = Number(process.env.LUCK_HOSTED_MATCHES ?? 30);
 const SIX_MAX_MATCHES = Number(process.env.LUCK_SIX_MAX_MATCHES ?? 300);
 const SEED = process.env.LUCK_SEED ?? "bench:luck";
-const HANDS = 100, BUY_IN = 1000, SMALL_BLIND = 5, BIG_BLIND = 10;
 
 /**
  * One in-process match: lineup[i] sits at seat (i + shift) mod n, the blinds of hand h are
  * `blindsAt(h)` (a freezeout's rise); counted for lineup[0].
  */
 function playMatch(lineup: BuiltInStrategy[], shift: number, seed: string, run: PairingRun, blindsAt: (played: number) => number = () => 1): void {
-  const rng = seededRng(seed), rest = seededRng(`${seed}:rest of the deck`);
   const n = lineup.length;
   const strategyAt = lineup.map((_, seat) => STRATEGIES[lineup[(seat - shift + n) % n]]);
   const names = lineup.map((_, seat) => ((seat - shift + n) % n === 0 ? "first" : `other${seat}`));
-  let stacks = lineup.map(() => BUY_IN);
-  let button: number | null = null;
   const hands: StoredHand[] = [], decks: number[][] = [];
-  for (let played = 0; !matchStatus(stacks, played, HANDS).over; played++) {
-    button = nextButton(stacks, button);
-    const level = blindsAt(played);
-    // The cards a hand can deal come from the match's stream, as always (same seeds, same play); the
-    // rest of the deck (the flop's alternatives read it) is shuffled uniformly by a stream of its own.
-    const deck = wholeDeck(shuffleDeck(rng, cardsDealtAtMost(n)), cardsDealtAtMost(n), rest);
-    const state = startHand({ seats: seatsInPlay(stacks), buttonSeatIndex: button, smallBlind: SMALL_BLIND * level, bigBlind: BIG_BLIND * level, deck });
-    while (!state.finished) {
-      const action = strategyAt[state.seats[state.actor]](decisionView(state, legalActions(state)!), rng);
-      if (!applyActionInPlace(state, action).ok) throw new Error(`${lineup.join(" vs ")}: illegal ${JSON.stringify(action)}`);
-    }
-    hands.push(storedHandOf(played + 1, state, (p) => names[state.seats[p]]));
-    decks.push(deck);
-    stacks = stacksAfterHand(stacks, state.seats, state.result!.stacks);
-  }
+  playSeededMatch(strategyAt, names, seed, blindsAt, (hand, deck) => (hands.push(hand), decks.push(deck)));
   addMatch(run, "first", hands, decks);
-}
-
-/** The deck with its cards past `dealt` in uniformly random order (Fisher–Yates on that tail). */
-function wholeDeck(deck: number[], dealt: number, rng: ReturnType<typeof seededRng>): number[] {
-  for (let i = deck.length - 1; i > dealt; i--) {
-    const j = dealt + uniformInt(rng, i - dealt + 1);
-    [deck[i], deck[j]] = [deck[j], deck[i]];
-  }
-  return deck;
 }
 
 function playPairing(first: BuiltInStrategy, second: BuiltInStrategy, selfPlay: boolean): PairingRun {
