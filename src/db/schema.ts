@@ -214,7 +214,12 @@ export const matches = pgTable(
       .references(() => tables.id),
     /** running → completed | aborted. Only completed matches are listed. */
     status: text("status", { enum: ["running", "completed", "aborted"] }).notNull(),
-    config: jsonb("config").$type<TableConfig>().notNull(),
+    /**
+     * No longer written (issue 35): a match's config is its table's (tables.config: one match a
+     * table, and a table's config never changes), read through table_id. Rows written before keep
+     * their copy, unread; a later migration may drop the column.
+     */
+    config: jsonb("config").$type<TableConfig>(),
     handsPlayed: integer("hands_played").notNull().default(0),
     winners: jsonb("winners").$type<Array<{ botId: string; amount: number }>>(),
     startedAt: instant("started_at").notNull(),

@@ -5,7 +5,7 @@ import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { batchStatements, lockPairs, type MatchOutcome, type TableBatch } from "./persistence";
-import { winnersOf, writeMatchStats } from "../stats/writer";
+import { storedWinners, writeMatchStats } from "../stats/writer";
 
 /** A match that ended, with its table's hands and seat closures not yet written. */
 export interface FinishedMatch {
@@ -96,7 +96,7 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[], ends: PairEnds):
     id: o.matchId,
     hands_played: o.handsPlayed,
     voided_hands: o.voidedHands,
-    winners: winnersOf(o.players),
+    winners: storedWinners(o.players),
     ended_at: o.endedAt.toISOString(),
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
     // A rated match is applied to the ratings after the commit, off the hot path (ratings/applier.ts).
