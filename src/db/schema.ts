@@ -271,7 +271,12 @@ export const matchPlayers = pgTable(
       .references(() => matches.id),
     botId: text("bot_id").notNull(),
     developerId: text("developer_id").notNull(),
-    seatId: text("seat_id").notNull(),
+    /**
+     * No longer written (issue 35: ~32 bytes a player), and read by nothing: the player's seat is
+     * the seat of its bot at the match's table closed at or after the match's start (resume.ts
+     * finds a match's departed seats so). Rows written before keep theirs; a later migration may drop it.
+     */
+    seatId: text("seat_id"),
     position: integer("position").notNull(),
     buyIn: money("buy_in").notNull(),
     finalChips: money("final_chips").notNull(),

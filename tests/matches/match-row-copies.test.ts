@@ -1,6 +1,7 @@
 /**
- * A match's row stores no copy of what is stored elsewhere (issue 35): its config is its table's,
- * and its winners are derived from its players in seat order unless their order says otherwise.
+ * A match's rows store no copy of what is stored elsewhere (issue 35): its config is its table's,
+ * its winners are derived from its players in seat order unless their order says otherwise, and a
+ * player's row names no seat.
  * The API answers byte for byte as it did from rows that held both (rows written before).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -42,6 +43,9 @@ describe("a match's config and winners are not stored twice", () => {
       sql`select id, config, winners from matches where id = any(${sql.param(matchIds)}::text[]) and status = 'completed'`,
     );
     expect(stored.map((row) => [row.config, row.winners])).toEqual(matchIds.map(() => [null, null]));
+    // Nor a player's seat (its bot's seat whose cashout names the match).
+    const seatless = await queryRows<{ n: number }>(h.database.db, sql`select count(*)::int as n from match_players where match_id = any(${sql.param(matchIds)}::text[]) and seat_id is null`);
+    expect(seatless[0].n).toBe(2 + 3 + 6);
 
     const now = await Promise.all(matchIds.map(served));
     const records = now.map((bodies) => JSON.parse(bodies[0]));

@@ -47,7 +47,6 @@ function player(seat: Seated, finalChips: number): MatchPlayerRecord {
   return {
     botId: seat.botId,
     developerId: seat.developerId,
-    seatId: seat.seatId,
     position: seat.position,
     buyIn: 1000,
     finalChips,

@@ -42,7 +42,6 @@ export interface TableBatch {
 export interface MatchPlayerRecord {
   botId: string;
   developerId: string;
-  seatId: string;
   position: number;
   buyIn: number;
   finalChips: number;
