@@ -4,7 +4,7 @@
  * values; a match's config is then read from its table (the same), and a match or a player written
  * without them is accepted.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -13,6 +13,9 @@ import * as schema from "../../src/db/schema";
 import { selectMatches } from "../../src/modules/match-host/match-rows";
 import { createTestDatabase } from "../support/db";
 import { migrateToLatest, migrateUpTo } from "../support/migrations";
+
+// Two migrations run from scratch: seconds on a loaded machine.
+setDefaultTimeout(30_000);
 
 const CONFIG = { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 50, actionTimeoutMs: 2000 };
 
