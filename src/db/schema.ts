@@ -214,7 +214,12 @@ export const matches = pgTable(
       .references(() => tables.id),
     /** running → completed | aborted. Only completed matches are listed. */
     status: text("status", { enum: ["running", "completed", "aborted"] }).notNull(),
-    config: jsonb("config").$type<TableConfig>().notNull(),
+    /**
+     * No longer written (issue 35): a match's config is its table's (tables.config: one match a
+     * table, and a table's config never changes), read through table_id. Rows written before keep
+     * their copy, unread; a later migration may drop the column.
+     */
+    config: jsonb("config").$type<TableConfig>(),
     handsPlayed: integer("hands_played").notNull().default(0),
     winners: jsonb("winners").$type<Array<{ botId: string; amount: number }>>(),
     startedAt: instant("started_at").notNull(),
@@ -266,7 +271,12 @@ export const matchPlayers = pgTable(
       .references(() => matches.id),
     botId: text("bot_id").notNull(),
     developerId: text("developer_id").notNull(),
-    seatId: text("seat_id").notNull(),
+    /**
+     * No longer written (issue 35: ~32 bytes a player), and read by nothing: the player's seat is
+     * the seat of its bot at the match's table closed at or after the match's start (resume.ts
+     * finds a match's departed seats so). Rows written before keep theirs; a later migration may drop it.
+     */
+    seatId: text("seat_id"),
     position: integer("position").notNull(),
     buyIn: money("buy_in").notNull(),
     finalChips: money("final_chips").notNull(),

@@ -4,6 +4,7 @@
  * it stopped; a hand that does not come back identical keeps its JSON; deck secrets never rest in
  * plain form while a match runs.
  */
+import { selectMatches } from "../../src/modules/match-host/match-rows";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
@@ -267,7 +268,7 @@ describe("migration 0017 on a database that already has hands", () => {
       expect((await client`select number from hands where match_id = ${matchId} order by number`).map((r) => r.number)).toEqual(hands.map((hand) => hand.handNumber));
       expect((await client`select to_regclass('hand_chunks_2025_03') is not null as made`)[0].made).toBe(true);
       const db = drizzle(client, { schema }) as unknown as Db;
-      const served = async () => decodeRecorded(matchDealOf((await db.select().from(schema.matches))[0], secret), await recordedHands(db, matchId));
+      const served = async () => decodeRecorded(matchDealOf((await selectMatches(db))[0], secret), await recordedHands(db, matchId));
       expect(JSON.stringify(await served())).toBe(JSON.stringify(hands));
 
       const pass = await convertLegacyHands(db, new DeckSeal(db, undefined), { pauseMs: 0 });

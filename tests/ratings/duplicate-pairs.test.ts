@@ -81,7 +81,7 @@ describe("when a copy is marked for the ratings (the finish transaction locks bo
       tableIds.map((id, i) => ({ id, createdBy: creator, config, status: "waiting" as const, hostId: "elsewhere", createdAt: at(0), twinId: tableIds[1 - i], copy: i + 1 })),
     );
     const tables = tableIds.map((tableId) => ({ tableId, config }));
-    const seats: MatchPlayerRecord[][] = [[], []];
+    const seats: Array<Array<MatchPlayerRecord & { seatId: string }>> = [[], []];
     for (const [position, bot] of [x, y].entries()) {
       const developerId = (await h.call("GET", "/api/me", { token: bot.token })).body.developerId;
       const refs: PairSeatRefs = [
@@ -95,7 +95,7 @@ describe("when a copy is marked for the ratings (the finish transaction locks bo
     }
     const copies = [];
     for (const [i, matchId] of ids.entries()) {
-      await markMatchStarted(h.database.db, tables[i].tableId, matchId, tables[i].config, at(0), { deckCommitment: null, deckSecretSealed: null, seatBots: [null, null], handsReserved: 0, twinMatchId: ids[1 - i] });
+      await markMatchStarted(h.database.db, tables[i].tableId, matchId, at(0), { deckCommitment: null, deckSecretSealed: null, seatBots: [null, null], handsReserved: 0, twinMatchId: ids[1 - i] });
       copies.push({ tableId: tables[i].tableId as string, matchId, seats: seats[i], twinMatchId: ids[1 - i] });
     }
     return copies;

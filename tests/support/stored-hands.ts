@@ -1,4 +1,5 @@
 /** A match's hands straight from the database (every card), and a way to tamper with them: the ground truth of the history tests. */
+import { selectMatches } from "../../src/modules/match-host/match-rows";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -41,6 +42,6 @@ export function restoreAsJson(url: string, matchId: string, change: (hand: Store
 
 /** Every recorded hand of a match whose secret is revealed (or seeded), decoded: on a connection the caller holds. */
 export async function storedHandsOf(db: Db, matchId: string): Promise<StoredHand[]> {
-  const [match] = await db.select().from(schema.matches).where(eq(schema.matches.id, matchId));
+  const [match] = await selectMatches(db).where(eq(schema.matches.id, matchId));
   return decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(db, matchId));
 }

@@ -62,7 +62,7 @@ describe("match writes retried after a commit whose answer was lost", () => {
       closures,
     });
 
-    await markMatchStarted(db, table.tableId, matchId, table.config, at(0), { deckCommitment: null, deckSecretSealed: null, seatBots: [], handsReserved: 0 });
+    await markMatchStarted(db, table.tableId, matchId, at(0), { deckCommitment: null, deckSecretSealed: null, seatBots: [], handsReserved: 0 });
     await writeBatches(db, [batch([1, 2, 3], [[alpha.seatId, 400], [beta.seatId, 1600]])], at(1));
     // Alpha busts: its seat is closed and cashed out (0) in the batch of hand 4.
     await writeBatches(db, [batch([4], [[beta.seatId, 2000]], [{ seatId: alpha.seatId, developerId: alpha.developerId, botId: alpha.botId, chips: 0 }])], at(2));

@@ -47,7 +47,6 @@ function player(seat: Seated, finalChips: number): MatchPlayerRecord {
   return {
     botId: seat.botId,
     developerId: seat.developerId,
-    seatId: seat.seatId,
     position: seat.position,
     buyIn: 1000,
     finalChips,
@@ -73,11 +72,11 @@ describe("matches that end together", () => {
     const [tableA, tableB] = [await emptyTable(x.token), await emptyTable(y.token)];
     // Match A: x busts at hand 2 (its seat closes), y wins.
     const [xA, yA] = [await sit(x, tableA.tableId, 0), await sit(y, tableA.tableId, 1)];
-    await markMatchStarted(h.database.db, tableA.tableId, "m_a", tableA.config, at(0), NO_DECK);
+    await markMatchStarted(h.database.db, tableA.tableId, "m_a", at(0), NO_DECK);
     await writeBatches(h.database.db, [{ tableId: tableA.tableId, matchId: "m_a", ...handsOf(1, 2), stacks: new Map([[yA.seatId, 2000]]), closures: [closure(xA, 0)] }], at(1));
     // Match B: x, seated again meanwhile, wins it; z busts at hand 3.
     const [xB, zB] = [await sit(x, tableB.tableId, 0), await sit(z, tableB.tableId, 1)];
-    await markMatchStarted(h.database.db, tableB.tableId, "m_b", tableB.config, at(1), NO_DECK);
+    await markMatchStarted(h.database.db, tableB.tableId, "m_b", at(1), NO_DECK);
     await writeBatches(h.database.db, [{ tableId: tableB.tableId, matchId: "m_b", ...handsOf(1, 2, 3), stacks: new Map([[xB.seatId, 2000]]), closures: [closure(zB, 0)] }], at(2));
 
     await finishMatches(h.database.db, [
@@ -90,9 +89,12 @@ describe("matches that end together", () => {
       sql`select id, status, hands_played, rated_seq::text, rating_pending, winners, duration_ms::text from matches where id in ('m_a', 'm_b') order by id`,
     );
     expect(matches.map((m) => [m.id, m.status, m.hands_played, m.winners, Number(m.duration_ms), m.rating_pending, m.rated_seq])).toEqual([
-      ["m_a", "completed", 3, [{ botId: y.botId, amount: 1000 }], 3, true, null],
-      ["m_b", "completed", 3, [{ botId: x.botId, amount: 1000 }], 4, true, null],
+      // The winners are not stored: their players in seat order name them (stats/writer.ts `storedWinners`).
+      ["m_a", "completed", 3, null, 3, true, null],
+      ["m_b", "completed", 3, null, 4, true, null],
     ]);
+    expect((await h.call("GET", "/api/matches/m_a")).body.winners).toEqual([{ botId: y.botId, amount: 1000 }]);
+    expect((await h.call("GET", "/api/matches/m_b")).body.winners).toEqual([{ botId: x.botId, amount: 1000 }]);
     const [stats] = await rowsOf<Record<string, number | string>>(
       h.database.db,
       sql`select matches_played, matches_won, hands_played, total_buy_ins::int, total_winnings::int, net_chips::int, biggest_win::int, biggest_loss::int
@@ -119,7 +121,7 @@ describe("matches that end together", () => {
     const [u, v] = [await developerWithBot("u"), await developerWithBot("v")];
     const table = await emptyTable(u.token);
     const [uS, vS] = [await sit(u, table.tableId, 0), await sit(v, table.tableId, 1)];
-    await markMatchStarted(h.database.db, table.tableId, "m_good", table.config, at(0), NO_DECK);
+    await markMatchStarted(h.database.db, table.tableId, "m_good", at(0), NO_DECK);
     const journal = new HandJournal(h.database.db, h.clock, () => {}, new DeckSeal(h.database.db, undefined), () => null, () => {});
     // A match that was never started: its players' rows have no match to belong to.
     const broken = outcome(table.tableId, "m_never_started", [player(uS, 1000), player(vS, 1000)], [], 2);

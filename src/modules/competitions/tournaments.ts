@@ -5,6 +5,7 @@
  * table starts when its last seat is taken and its match runner plays the freezeout (busted seats
  * leave with 0, the last bot holds every chip). The event's status follows its table's.
  */
+import { selectMatches } from "../match-host/match-rows";
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 import { matches, tournamentEntries, tournaments, type TournamentKind, type TournamentStatus } from "../../db/schema";
@@ -267,7 +268,7 @@ export class Tournaments {
   /** The places of a finished sit-and-go, from its match's hands and its seats' cashouts, stored once. */
   private async freezePlaces(tournamentId: string): Promise<void> {
     const tournament = await this.row(tournamentId);
-    const [match] = await this.db.select().from(matches).where(and(eq(matches.tableId, tournament.tableId!), eq(matches.status, "completed")));
+    const [match] = await selectMatches(this.db).where(and(eq(matches.tableId, tournament.tableId!), eq(matches.status, "completed")));
     if (!match) return;
     const players = await queryRows<{ bot_id: string; final_chips: number }>(this.db, sql`select bot_id, final_chips::int as final_chips from match_players where match_id = ${match.id}`);
     const hands = decodeRecorded(matchDealOf(match, match.deckSecret), await recordedHands(this.db, match.id, 0, Number.POSITIVE_INFINITY, this.archiveDir));

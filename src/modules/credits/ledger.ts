@@ -18,8 +18,10 @@ export type { SeatRowsSql } from "./seat-statements";
  */
 
 export interface LedgerRefs {
+  /** The seat's bot and table: stored on the seat (a buy-in opens it), not on its ledger rows (seat-statements.ts). */
   botId?: string | null;
   tableId?: string | null;
+  /** A cashout's match (none: the seat left before any match), stored on the cashout row. */
   matchId?: string | null;
   /** Seat moves of a table: land only while the hosting node's lease stands (fencing). */
   fence?: FenceToken | null;
@@ -49,7 +51,7 @@ export interface CashoutOutcome {
 
 async function appendTransaction(
   tx: Tx,
-  row: { developerId: string; type: TransactionType; amount: number; balanceAfter: number; seatId?: string } & LedgerRefs,
+  row: { developerId: string; type: TransactionType; amount: number; balanceAfter: number },
   now: Date,
 ): Promise<string> {
   const id = newId("tx", now.getTime());
@@ -59,10 +61,6 @@ async function appendTransaction(
     type: row.type,
     amount: row.amount,
     balanceAfter: row.balanceAfter,
-    botId: row.botId ?? null,
-    tableId: row.tableId ?? null,
-    matchId: row.matchId ?? null,
-    seatId: row.seatId ?? null,
     createdAt: now,
   });
   return id;
@@ -190,7 +188,6 @@ function buyInValues(developerId: string, amount: number, refs: SeatRefs, copy: 
     transactionId,
     at: now.toISOString(),
     botId: refs.botId ?? null,
-    matchId: refs.matchId ?? null,
     position: refs.position ?? null,
     copy,
   };
@@ -279,7 +276,7 @@ async function cashoutWithin(
   const transactionId = newId("tx", now.getTime());
   const at = now.toISOString();
   const statement = refs.fence ? statements.cashoutFenced : statements.cashoutUnfenced;
-  const [row] = await statement(db, { ...fenceValues(refs), developerId, seatId, chips, transactionId, at, botId: refs.botId ?? null, matchId: refs.matchId ?? null });
+  const [row] = await statement(db, { ...fenceValues(refs), developerId, seatId, chips, transactionId, at, matchId: refs.matchId ?? null });
   if (row.balance === null) {
     await refuseIfFenced(db, refs.fence, refs.tableId);
     throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });

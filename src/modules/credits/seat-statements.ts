@@ -5,6 +5,14 @@ import { leaseHoldsTemplate } from "../cluster/lease";
 const placeholder = sql.placeholder;
 
 /**
+ * A seat's ledger rows (buy_in, cashout) name the seat and not its bot and table: those are the
+ * seat's own (seats.bot_id, seats.table_id), read through it (credits/transactions.ts), ~60 bytes
+ * less a row (issue 35). A cashout still names its match: a seat that leaves a waiting table is
+ * paid with no match while its table may play one later, and nothing else stored tells the two
+ * apart (match_players is written at the match's end only, none for an aborted match).
+ */
+
+/**
  * The buy-in in one statement. The bot's row is locked (FOR SHARE) and must not be retired, nor
  * still seated at a duplicate pair's copy 2 (its copy 1 over, it still plays: a bot sits at one
  * table, or one pair, at a time); the seat is opened from the debit (by the table module's SQL,
@@ -21,9 +29,9 @@ function buyInStatement(fenceHolds: SQL, seatRows: SeatRowsSql) {
         and not exists (select 1 from seats where bot_id = ${placeholder("botId")}::text and status = 'open' and copy = 2)
       returning balance
     ), opened as (${seatRows.open}), recorded as (
-      insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
+      insert into transactions (id, developer_id, type, amount, balance_after, seat_id, created_at)
       select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'buy_in', -${placeholder("amount")}::bigint, debited.balance,
-             ${placeholder("botId")}::text, ${placeholder("tableId")}::text, ${placeholder("matchId")}::text, opened.id, ${placeholder("at")}::timestamptz
+             opened.id, ${placeholder("at")}::timestamptz
       from debited left join opened on true returning id
     )
     select (select balance from debited)::text as balance, (select id from recorded) as recorded`);
@@ -35,9 +43,8 @@ function cashoutStatement(fenceHolds: SQL, seatRows: SeatRowsSql) {
       update developers set balance = balance + ${placeholder("chips")}::bigint
       where id = ${placeholder("developerId")} and exists (select 1 from closed) returning balance
     ), recorded as (
-      insert into transactions (id, developer_id, type, amount, balance_after, bot_id, table_id, match_id, seat_id, created_at)
+      insert into transactions (id, developer_id, type, amount, balance_after, match_id, seat_id, created_at)
       select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'cashout', ${placeholder("chips")}::bigint, credited.balance,
-             coalesce(${placeholder("botId")}::text, closed.bot_id), coalesce(${placeholder("tableId")}::text, closed.table_id),
              ${placeholder("matchId")}::text, ${placeholder("seatId")}, ${placeholder("at")}::timestamptz
       from closed, credited returning id
     )
@@ -60,7 +67,7 @@ export interface SeatRowsSql {
   open: SQL;
   /**
    * A CTE body closing the open seat seatId of developerId, paid chips at `at`, only where
-   * `fenceHolds`; `returning bot_id, table_id` (nothing: not open, or fenced, and nothing is credited).
+   * `fenceHolds`; `returning id` (nothing: not open, or fenced, and nothing is credited).
    */
   close(fenceHolds: SQL): SQL;
 }

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { transactions } from "../../db/schema";
+import { seats, transactions } from "../../db/schema";
 import { descending, idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
 
 export interface TransactionView {
@@ -17,6 +17,21 @@ export interface TransactionView {
 /** Newest first, ties by id (transactions_developer_order_idx). */
 const ORDER = [descending(transactions.createdAt), descending(transactions.id)];
 
+/**
+ * A row's columns, its bot and table read through its seat: a buy-in or cashout row stores only
+ * the seat (seat-statements.ts); rows written before it (issue 35) still hold their own, the same.
+ */
+const COLUMNS = {
+  id: transactions.id,
+  type: transactions.type,
+  amount: transactions.amount,
+  balanceAfter: transactions.balanceAfter,
+  botId: sql<string | null>`coalesce(${transactions.botId}, ${seats.botId})`,
+  tableId: sql<string | null>`coalesce(${transactions.tableId}, ${seats.tableId})`,
+  matchId: transactions.matchId,
+  createdAt: transactions.createdAt,
+};
+
 /** A developer's transactions, newest first (ties broken by id), `before` a transactionId cursor. */
 export async function listTransactions(
   db: Db,
@@ -25,7 +40,7 @@ export async function listTransactions(
 ): Promise<Page<TransactionView>> {
   const mine = eq(transactions.developerId, developerId);
   const after = await idCursor(db, transactions, ORDER, { id: page.before, within: mine, field: "before", unknown: "Unknown transaction cursor" });
-  const found = await keysetPage(db.select().from(transactions).$dynamic(), { where: mine, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
+  const found = await keysetPage(db.select(COLUMNS).from(transactions).leftJoin(seats, eq(seats.id, transactions.seatId)).$dynamic(), { where: mine, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
   const items = found.items.map((row) => ({
     transactionId: row.id,
     type: row.type,

@@ -1,3 +1,4 @@
+import { selectMatches } from "../match-host/match-rows";
 import { sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable } from "../../db";
 import { matches } from "../../db/schema";
@@ -172,7 +173,7 @@ interface DeveloperTally extends FoldCounts {
  * of a duplicate pair whose secret is not revealed yet (its twin still plays) is left out.
  */
 async function storedHandsOf(db: Queryable, matchIds: string[]): Promise<Array<{ match_id: string; players: Array<{ seat: number; botId: string }>; events: HandEvent[] }>> {
-  const rows = await db.select().from(matches).where(anyOf(matches.id, matchIds));
+  const rows = await selectMatches(db).where(anyOf(matches.id, matchIds));
   const decoded = await Promise.all(
     rows
       .filter((match) => match.deckSecret !== null || match.config.seed !== undefined)

@@ -78,7 +78,6 @@ export class HandJournal implements MatchStore {
         return {
           tableId: table.tableId,
           matchId,
-          config: table.config,
           startedAt: new Date(table.startedAt!),
           deck: { deckCommitment: table.deckCommitment, deckSecretSealed, seatBots, handsReserved: RESERVATION_BLOCK, twinMatchId: table.twin?.matchId ?? null },
         };

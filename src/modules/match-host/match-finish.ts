@@ -5,7 +5,7 @@ import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { batchStatements, lockPairs, type MatchOutcome, type TableBatch } from "./persistence";
-import { winnersOf, writeMatchStats } from "../stats/writer";
+import { storedWinners, writeMatchStats } from "../stats/writer";
 
 /** A match that ended, with its table's hands and seat closures not yet written. */
 export interface FinishedMatch {
@@ -96,7 +96,7 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[], ends: PairEnds):
     id: o.matchId,
     hands_played: o.handsPlayed,
     voided_hands: o.voidedHands,
-    winners: winnersOf(o.players),
+    winners: storedWinners(o.players),
     ended_at: o.endedAt.toISOString(),
     duration_ms: o.endedAt.getTime() - o.startedAt.getTime(),
     // A rated match is applied to the ratings after the commit, off the hot path (ratings/applier.ts).
@@ -136,7 +136,6 @@ function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
       match_id: o.matchId,
       bot_id: p.botId,
       developer_id: p.developerId,
-      seat_id: p.seatId,
       position: p.position,
       buy_in: p.buyIn,
       final_chips: p.finalChips,
@@ -146,8 +145,8 @@ function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
       code_version: p.codeVersion ?? null,
     })),
   );
-  return tx.execute(sql`insert into match_players (match_id, bot_id, developer_id, seat_id, position, buy_in, final_chips, profit, hands_played, hands_won, code_version)
-    select x.match_id, x.bot_id, x.developer_id, x.seat_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won, x.code_version
-    from json_to_recordset(${JSON.stringify(rows)}::json) as x(match_id text, bot_id text, developer_id text, seat_id text, position int,
+  return tx.execute(sql`insert into match_players (match_id, bot_id, developer_id, position, buy_in, final_chips, profit, hands_played, hands_won, code_version)
+    select x.match_id, x.bot_id, x.developer_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won, x.code_version
+    from json_to_recordset(${JSON.stringify(rows)}::json) as x(match_id text, bot_id text, developer_id text, position int,
       buy_in bigint, final_chips bigint, profit bigint, hands_played int, hands_won int, code_version int)`);
 }

@@ -174,7 +174,6 @@ function playerRecord(seat: SeatRuntime, finalChips: number): MatchPlayerRecord 
   return {
     botId: seat.botId,
     developerId: seat.developerId,
-    seatId: seat.seatId,
     position: seat.position,
     buyIn: seat.buyIn,
     finalChips,

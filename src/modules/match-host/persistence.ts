@@ -42,7 +42,6 @@ export interface TableBatch {
 export interface MatchPlayerRecord {
   botId: string;
   developerId: string;
-  seatId: string;
   position: number;
   buyIn: number;
   finalChips: number;
@@ -87,7 +86,6 @@ export async function markMatchStarted(
   db: Db,
   tableId: string,
   matchId: string,
-  config: TableConfig,
   startedAt: Date,
   /**
    * The deck's commitment and its secret sealed (deck-seal.ts; never the secret itself), the bot at
@@ -98,14 +96,13 @@ export async function markMatchStarted(
   fence: FenceToken | null = null,
   retry: RetryOptions = {},
 ) {
-  await markMatchesStarted(db, [{ tableId, matchId, config, startedAt, deck }], fence, retry);
+  await markMatchesStarted(db, [{ tableId, matchId, startedAt, deck }], fence, retry);
 }
 
-/** A match's first row: its table, id, config, start, and deck (see markMatchStarted). */
+/** A match's first row: its table, id, start, and deck (see markMatchStarted); its config is its table's (match-rows.ts). */
 export interface StartedMatch {
   tableId: string;
   matchId: string;
-  config: TableConfig;
   startedAt: Date;
   deck: { deckCommitment: string | null; deckSecretSealed: string | null; seatBots: Array<string | null>; handsReserved: number; twinMatchId?: string | null };
 }
@@ -119,9 +116,9 @@ export async function markMatchesStarted(db: Db, started: StartedMatch[], fence:
     () =>
       db.transaction(async (tx) => {
         await assertLease(tx, fence, started.map((m) => m.tableId));
-        for (const { tableId, matchId, config, startedAt, deck } of started) {
+        for (const { tableId, matchId, startedAt, deck } of started) {
           await Promise.all([
-            tx.insert(matches).values({ id: matchId, tableId, status: "running", config, startedAt, ...deck }).onConflictDoNothing(),
+            tx.insert(matches).values({ id: matchId, tableId, status: "running", startedAt, ...deck }).onConflictDoNothing(),
             tx.update(tables).set({ status: "running", matchId }).where(eq(tables.id, tableId)),
           ]);
         }
@@ -274,7 +271,8 @@ async function endPairWithTwin(tx: Tx, twin: string, deckSecret: string | null):
     await tx.execute(sql`update matches set deck_secret = ${deckSecret}, deck_secret_sealed = null where id = ${twin} and status = 'completed' and deck_secret is null`);
   }
   await tx.execute(sql`update matches set rating_pending = true
-    where id = ${twin} and status = 'completed' and rated_seq is null and not rating_pending and config->>'seed' is null
+    where id = ${twin} and status = 'completed' and rated_seq is null and not rating_pending
+      and (select config->>'seed' from tables where tables.id = matches.table_id) is null
       and (select count(distinct developer_id) from match_players where match_id = ${twin}) > 1`);
 }
 

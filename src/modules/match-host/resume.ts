@@ -1,3 +1,4 @@
+import { selectMatches } from "./match-rows";
 import { and, eq, isNull } from "drizzle-orm";
 import { anyOf, type Db } from "../../db/index";
 import { bots, matches, seats, tables } from "../../db/schema";
@@ -76,7 +77,7 @@ function alignTwins(recorded: Map<TableRuntime, number[]>): void {
 
 /** The running match's state from its rows; returns the numbers of its recorded hands. */
 async function resumeMatchState(db: Db, table: TableRuntime, matchId: string, tableSeats: SeatRow[], seatOf: (row: SeatRow) => SeatRuntime, deckSeal: DeckSeal): Promise<number[]> {
-  const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
+  const [match] = await selectMatches(db).where(eq(matches.id, matchId));
   const startedAt = match.startedAt.getTime();
   const deckSecret = await deckSeal.secretOf(match);
   // Seats that left or busted during the match were cashed out then: they are its departed players.

@@ -1,3 +1,5 @@
+import { winnersOf } from "../stats/writer";
+import { selectMatches, type MatchRow } from "../match-host/match-rows";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db } from "../../db";
 import { matches, matchPlayers } from "../../db/schema";
@@ -10,7 +12,6 @@ import { recordedHands, recordedNumbers } from "../match-host/hand-store";
 import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
-type MatchRow = typeof matches.$inferSelect;
 
 /**
  * A ladder match names its format; a tournament's names its tournament; a challenge is marked; a
@@ -59,7 +60,7 @@ export class Matches {
     const completed = eq(matches.status, "completed");
     const after = await idCursor(this.db, matches, LISTING, { id: query.before, within: completed, field: "before", unknown: "Unknown match cursor" });
     const played = query.botId === undefined ? undefined : inArray(matches.id, this.db.select({ id: matchPlayers.matchId }).from(matchPlayers).where(eq(matchPlayers.botId, query.botId)));
-    const page = await keysetPage(this.db.select().from(matches).$dynamic(), { where: and(completed, played), order: LISTING, limit: query.limit ?? PAGE.default, after }, (last) => last.id);
+    const page = await keysetPage(selectMatches(this.db).$dynamic(), { where: and(completed, played), order: LISTING, limit: query.limit ?? PAGE.default, after }, (last) => last.id);
     return { items: await this.withPlayers(page.items), next: page.next };
   }
 
@@ -201,7 +202,7 @@ export class Matches {
   }
 
   private async completedRow(matchId: string): Promise<MatchRow> {
-    const rows = await this.db.select().from(matches).where(and(eq(matches.id, matchId), eq(matches.status, "completed")));
+    const rows = await selectMatches(this.db).where(and(eq(matches.id, matchId), eq(matches.status, "completed")));
     if (rows.length === 0) throw errors.notFound("Match");
     return rows[0];
   }
@@ -213,22 +214,24 @@ export class Matches {
       .from(matchPlayers)
       .where(anyOf(matchPlayers.matchId, rows.map((r) => r.id)))
       .orderBy(asc(matchPlayers.position), sql`${matchPlayers.botId}`);
-    return rows.map((row) => ({
-      matchId: row.id,
-      config: {
-        buyIn: row.config.buyIn,
-        smallBlind: row.config.smallBlind,
-        bigBlind: row.config.bigBlind,
-        maxPlayers: row.config.maxPlayers,
-      },
-      players: players
-        .filter((p) => p.matchId === row.id)
-        .map((p) => ({ botId: p.botId, finalChips: p.finalChips, profit: p.profit })),
-      winners: row.winners ?? [],
-      handsPlayed: row.handsPlayed,
-      duration: row.durationMs ?? 0,
-      startedAt: row.startedAt.toISOString(),
-      endedAt: (row.endedAt ?? row.startedAt).toISOString(),
-    }));
+    return rows.map((row) => {
+      const own = players.filter((p) => p.matchId === row.id);
+      return {
+        matchId: row.id,
+        config: {
+          buyIn: row.config.buyIn,
+          smallBlind: row.config.smallBlind,
+          bigBlind: row.config.bigBlind,
+          maxPlayers: row.config.maxPlayers,
+        },
+        players: own.map((p) => ({ botId: p.botId, finalChips: p.finalChips, profit: p.profit })),
+        // Not stored when the players in seat order name them (stats/writer.ts `storedWinners`).
+        winners: row.winners ?? winnersOf(own),
+        handsPlayed: row.handsPlayed,
+        duration: row.durationMs ?? 0,
+        startedAt: row.startedAt.toISOString(),
+        endedAt: (row.endedAt ?? row.startedAt).toISOString(),
+      };
+    });
   }
 }

@@ -2,6 +2,7 @@
  * Ratings in the database: recorded matches applied in record order by the applier (applier.ts),
  * and every rating rebuilt from the records in the order it was applied.
  */
+import { MATCH_COLUMNS } from "../match-host/match-rows";
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
 import { botRatingHistory, botRatings, matches, matchPlayers, tables } from "../../db/schema";
@@ -50,7 +51,7 @@ export async function recordedMatchStored(db: Queryable, matchId: string, archiv
   );
   const [players, rows] = await Promise.all([
     db.select({ botId: matchPlayers.botId }).from(matchPlayers).where(eq(matchPlayers.matchId, matchId)).orderBy(asc(matchPlayers.position)),
-    db.select({ match: matches, copy: tables.copy }).from(matches).innerJoin(tables, eq(tables.id, matches.tableId)).where(anyOf(matches.id, pair.map((row) => row.id))),
+    db.select({ match: MATCH_COLUMNS, copy: tables.copy }).from(matches).innerJoin(tables, eq(tables.id, matches.tableId)).where(anyOf(matches.id, pair.map((row) => row.id))),
   ]);
   const inCopyOrder = rows.sort((a, b) => (a.copy ?? 0) - (b.copy ?? 0));
   const parts = await Promise.all(

@@ -20,7 +20,7 @@ export const SEAT_ROWS: SeatRowsSql = {
       from debited
       on conflict do nothing returning id`,
   close: (fenceHolds) => sql`update seats set status = 'closed', chips = 0, cashout = ${placeholder("chips")}::bigint, closed_at = ${placeholder("at")}::timestamptz
-      where id = ${placeholder("seatId")} and developer_id = ${placeholder("developerId")} and status = 'open' and ${fenceHolds} returning bot_id, table_id`,
+      where id = ${placeholder("seatId")} and developer_id = ${placeholder("developerId")} and status = 'open' and ${fenceHolds} returning id`,
 };
 
 /** Buy-ins and cashouts of seats: the ledger's guarded statements around the seat rows above (what Accounts and the match's writes use). */

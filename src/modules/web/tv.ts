@@ -100,10 +100,10 @@ export class TvChannel {
   private candidates(filter: ReturnType<typeof sql>, order: ReturnType<typeof sql>) {
     return queryRows<{ id: string; started_at: string; duration_ms: string | null; hands_played: number; max_players: number; pairing: number }>(
       this.db,
-      sql`select m.id, m.started_at, m.duration_ms, m.hands_played, (m.config->>'maxPlayers')::int as max_players, avg(coalesce(r.rating, 0)) as pairing
-          from matches m join match_players mp on mp.match_id = m.id left join bot_ratings r on r.bot_id = mp.bot_id
+      sql`select m.id, m.started_at, m.duration_ms, m.hands_played, (t.config->>'maxPlayers')::int as max_players, avg(coalesce(r.rating, 0)) as pairing
+          from matches m join tables t on t.id = m.table_id join match_players mp on mp.match_id = m.id left join bot_ratings r on r.bot_id = mp.bot_id
           where m.status = 'completed' and (m.rated_seq is not null or m.rating_pending) and m.hands_played > 0 ${filter}
-          group by m.id order by ${order} limit ${CANDIDATES}`,
+          group by m.id, t.id order by ${order} limit ${CANDIDATES}`,
     );
   }
 

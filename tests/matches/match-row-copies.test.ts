@@ -1,0 +1,88 @@
+/**
+ * A match's rows store no copy of what is stored elsewhere (issue 35): its config is its table's,
+ * its winners are derived from its players in seat order unless their order says otherwise, and a
+ * player's row names no seat.
+ * The API answers byte for byte as it did from rows that held both (rows written before).
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../src/db";
+import { storedWinners, winnersOf } from "../../src/modules/stats/writer";
+import { developerWithBot, playTable } from "../support/rated-tables";
+import { useHarness } from "../support/app";
+
+setDefaultTimeout(90_000);
+
+const h = useHarness("match_row_copies");
+
+/** What GET serves of a match: its record, its first hands as JSON and PHH, its fairness record. */
+async function served(matchId: string): Promise<string[]> {
+  const paths = [`/api/matches/${matchId}`, `/api/matches/${matchId}/hands?limit=5`, `/api/matches/${matchId}/hands?limit=5&format=phh`, `/api/matches/${matchId}/fairness`];
+  const bodies: string[] = [];
+  for (const path of paths) {
+    const answer = await h.app.handle(new Request(`http://localhost${path}`));
+    expect(answer.status).toBe(200);
+    bodies.push(await answer.text());
+  }
+  return bodies;
+}
+
+describe("a match's config and winners are not stored twice", () => {
+  test("matches of 2, 3 and 6 seats: no config and no winners on new rows; the record, hands, PHH and fairness the same as from rows that held them", async () => {
+    const strategies = ["raiser", "caller", "tight", "random", "caller", "raiser"];
+    const matchIds: string[] = [];
+    for (const seats of [2, 3, 6]) {
+      const players = [];
+      for (let i = 0; i < seats; i++) players.push(await developerWithBot(h.call, `s${seats}p${i}`, strategies[i]));
+      const tableId = await playTable(h.call, players, { maxHands: 12, smallBlind: 5, bigBlind: 10 });
+      await h.app.services.host.settled();
+      matchIds.push((await h.call("GET", `/api/tables/${tableId}`)).body.matchId);
+    }
+    const stored = await queryRows<{ id: string; config: unknown; winners: unknown }>(
+      h.database.db,
+      sql`select id, config, winners from matches where id = any(${sql.param(matchIds)}::text[]) and status = 'completed'`,
+    );
+    expect(stored.map((row) => [row.config, row.winners])).toEqual(matchIds.map(() => [null, null]));
+    // Nor a player's seat (its bot's seat whose cashout names the match).
+    const seatless = await queryRows<{ n: number }>(h.database.db, sql`select count(*)::int as n from match_players where match_id = any(${sql.param(matchIds)}::text[]) and seat_id is null`);
+    expect(seatless[0].n).toBe(2 + 3 + 6);
+
+    const now = await Promise.all(matchIds.map(served));
+    const records = now.map((bodies) => JSON.parse(bodies[0]));
+    for (const [i, seats] of [2, 3, 6].entries()) {
+      expect(records[i].config).toEqual({ buyIn: 500, smallBlind: 5, bigBlind: 10, maxPlayers: seats });
+      const most = Math.max(...records[i].players.map((p: { finalChips: number }) => p.finalChips));
+      expect(records[i].winners.length).toBeGreaterThan(0);
+      expect(records[i].winners).toEqual(records[i].players.filter((p: { finalChips: number }) => p.finalChips === most).map((p: { botId: string; profit: number }) => ({ botId: p.botId, amount: p.profit })));
+    }
+    // Rows as written before: the table's config and the winners copied onto the match.
+    for (const [i, matchId] of matchIds.entries()) {
+      await h.database.db.execute(sql`update matches m set config = t.config, winners = ${JSON.stringify(records[i].winners)}::jsonb from tables t where t.id = m.table_id and m.id = ${matchId}`);
+    }
+    expect(await Promise.all(matchIds.map(served))).toEqual(now);
+
+    // A stored list wins over the derived one (the order a departure gave it).
+    const reversed = [...records[2].players].reverse().map((p: { botId: string; profit: number }) => ({ botId: p.botId, amount: p.profit }));
+    await h.database.db.execute(sql`update matches set winners = ${JSON.stringify(reversed)}::jsonb where id = ${matchIds[2]}`);
+    expect(JSON.parse((await served(matchIds[2]))[0]).winners).toEqual(reversed);
+    await h.expectAuditClean();
+  });
+
+  test("storedWinners: null when the players in seat order name the same winners in the same order; the list when a departed player tied for the most comes first", () => {
+    const player = (botId: string, position: number, finalChips: number) => ({ botId, position, finalChips, buyIn: 500 });
+    // Departed players first (match-runner.ts), then the seated in seat order.
+    const cases: Array<[ReturnType<typeof player>[], boolean]> = [
+      [[player("a", 0, 1000), player("b", 1, 0)], false],
+      [[player("b", 1, 0), player("a", 0, 1000)], false],
+      [[player("c", 2, 0), player("a", 0, 500), player("b", 1, 500)], false],
+      [[player("b", 1, 500), player("a", 0, 500), player("c", 2, 500)], true],
+      [[player("a", 0, 700), player("a2", 0, 800)], true],
+    ];
+    for (const [players, kept] of cases) {
+      const stored = storedWinners(players);
+      expect(stored).toEqual(kept ? winnersOf(players) : null);
+      if (!kept) expect(winnersOf([...players].sort((x, y) => x.position - y.position))).toEqual(winnersOf(players));
+    }
+    expect(cases).toHaveLength(5);
+  });
+});
