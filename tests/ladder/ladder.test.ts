@@ -12,7 +12,9 @@ setDefaultTimeout(90_000);
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer("ladder", { LADDER_HANDS: "4", LADDER_PAIR_EVERY_MS: "50", LADDER_ACTION_TIMEOUT_MS: "500" });
+  // The house's daily limit (default 2 buy-ins) out of the way: a newcomer that the cards favour would
+  // otherwise win it before its reconnect, and no house bot would be offered to it (its own tests: house-limit).
+  server = await startTestServer("ladder", { LADDER_HANDS: "4", LADDER_PAIR_EVERY_MS: "50", LADDER_ACTION_TIMEOUT_MS: "500", LADDER_HOUSE_DAILY_LIMIT: "100000000" });
 });
 afterAll(() => server.close());
 
