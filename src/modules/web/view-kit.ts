@@ -37,12 +37,23 @@ export interface ChartSeries {
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "3 1", "12 2"];
 
-/** About `count` round values spanning min..max (1, 2 or 5 times a power of ten apart). */
+/**
+ * About `count` round values spanning min..max (1, 2 or 5 times a power of ten apart), never fewer
+ * than 3: an axis labelled at two values only reads badly (-500 and 0 for -850..1), so the step is
+ * taken one notch finer until three fit.
+ */
 export function niceTicks(min: number, max: number, count = 5): number[] {
   const span = max - min || 1;
   const raw = span / Math.max(1, count - 1);
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  const steps = [0.5, 1, 2, 5, 10].map((m) => m * power);
+  let notch = steps.findIndex((s) => s >= raw);
+  let ticks = ticksEvery(min, max, steps[notch]);
+  while (ticks.length < 3 && notch > 0) ticks = ticksEvery(min, max, steps[--notch]);
+  return ticks;
+}
+
+function ticksEvery(min: number, max: number, step: number): number[] {
   const ticks: number[] = [];
   for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Math.round(v / step) * step);
   return ticks;
