@@ -7,7 +7,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db";
-import { storedWinners, winnersOf } from "../../src/modules/stats/writer";
+import { storedWinners, winnersOf } from "../../src/poker/match-winners";
 import { developerWithBot, playTable } from "../support/rated-tables";
 import { useHarness } from "../support/app";
 

@@ -89,7 +89,7 @@ describe("matches that end together", () => {
       sql`select id, status, hands_played, rated_seq::text, rating_pending, winners, duration_ms::text from matches where id in ('m_a', 'm_b') order by id`,
     );
     expect(matches.map((m) => [m.id, m.status, m.hands_played, m.winners, Number(m.duration_ms), m.rating_pending, m.rated_seq])).toEqual([
-      // The winners are not stored: their players in seat order name them (stats/writer.ts `storedWinners`).
+      // The winners are not stored: their players in seat order name them (poker/match-winners.ts `storedWinners`).
       ["m_a", "completed", 3, null, 3, true, null],
       ["m_b", "completed", 3, null, 4, true, null],
     ]);

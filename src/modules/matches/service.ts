@@ -1,4 +1,4 @@
-import { winnersOf } from "../stats/writer";
+import { winnersOf } from "../../poker/match-winners";
 import { selectMatches, type MatchRow } from "../match-host/match-rows";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db } from "../../db";
@@ -225,7 +225,7 @@ export class Matches {
           maxPlayers: row.config.maxPlayers,
         },
         players: own.map((p) => ({ botId: p.botId, finalChips: p.finalChips, profit: p.profit })),
-        // Not stored when the players in seat order name them (stats/writer.ts `storedWinners`).
+        // Not stored when the players in seat order name them (poker/match-winners.ts `storedWinners`).
         winners: row.winners ?? winnersOf(own),
         handsPlayed: row.handsPlayed,
         duration: row.durationMs ?? 0,
