@@ -5,7 +5,6 @@
  * table starts when its last seat is taken and its match runner plays the freezeout (busted seats
  * leave with 0, the last bot holds every chip). The event's status follows its table's.
  */
-import { selectMatches } from "../match-host/match-rows";
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db";
 import { matches, tournamentEntries, tournaments, type TournamentKind, type TournamentStatus } from "../../db/schema";
@@ -18,6 +17,7 @@ import type { BlindLevel } from "../../poker/blind-levels";
 import { refuseIfRetired, type Bots } from "../bots/service";
 import { recordedHands } from "../match-host/hand-store";
 import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
+import { selectMatches } from "../match-host/match-rows";
 import type { Tables } from "../tables/service";
 import type { RoundRobinResults, RoundRobinSettings, RoundRobins, ScheduledMatchView } from "./round-robin";
 import { defaultBlindLevels, placesOf, refuseBadLevels, SIT_AND_GO_HAND_CAP, type Place } from "./sit-and-go";

@@ -1,8 +1,8 @@
-import { selectMatches } from "../match-host/match-rows";
 import { sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable } from "../../db";
 import { matches } from "../../db/schema";
 import { recordedHands } from "../match-host/hand-store";
+import { selectMatches } from "../match-host/match-rows";
 import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import type { HandEvent } from "../../poker/hand-types";
 import { startingHandScore } from "../bots/built-ins";

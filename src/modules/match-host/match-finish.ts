@@ -5,8 +5,8 @@ import { matches, tables } from "../../db/schema";
 import { invariant } from "../../lib/assert";
 import { assertLease, type FenceToken } from "../cluster/lease";
 import { batchStatements, lockPairs, type MatchOutcome, type TableBatch } from "./persistence";
-import { writeMatchStats } from "../stats/writer";
 import { storedWinners } from "../../poker/match-winners";
+import { writeMatchStats } from "../stats/writer";
 
 /** A match that ended, with its table's hands and seat closures not yet written. */
 export interface FinishedMatch {

@@ -1,10 +1,10 @@
-import { selectMatches } from "./match-rows";
 import { and, eq, isNull } from "drizzle-orm";
 import { anyOf, type Db } from "../../db/index";
 import { bots, matches, seats, tables } from "../../db/schema";
 import type { BuiltInStrategy } from "../bots/model";
 import type { DeckSeal } from "./deck-seal";
 import { recordedHands } from "./hand-store";
+import { selectMatches } from "./match-rows";
 import { decodeRecorded, matchDealOf } from "./recorded-hands";
 import { newSeatRuntime, TableRuntime, type DepartedSeat, type SeatRuntime } from "../tables/runtime";
 

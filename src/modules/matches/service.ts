@@ -1,5 +1,3 @@
-import { winnersOf } from "../../poker/match-winners";
-import { selectMatches, type MatchRow } from "../match-host/match-rows";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db } from "../../db";
 import { matches, matchPlayers } from "../../db/schema";
@@ -7,11 +5,12 @@ import { errors } from "../../lib/errors";
 import { descending, idCursor, keysetPage, PAGE, pageOf } from "../../lib/paging";
 import { formatCard, UNKNOWN_CARD } from "@poker-bots/core/cards";
 import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-deck";
+import { winnersOf } from "../../poker/match-winners";
 import { phhOfHands, type StoredHand } from "../match-host/hand-history";
 import { recordedHands, recordedNumbers } from "../match-host/hand-store";
+import { selectMatches, type MatchRow } from "../match-host/match-rows";
 import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import { PUBLIC, visibleHand, type Visibility } from "./visibility";
-
 
 /**
  * A ladder match names its format; a tournament's names its tournament; a challenge is marked; a

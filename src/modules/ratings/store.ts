@@ -2,13 +2,13 @@
  * Ratings in the database: recorded matches applied in record order by the applier (applier.ts),
  * and every rating rebuilt from the records in the order it was applied.
  */
-import { MATCH_COLUMNS } from "../match-host/match-rows";
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db";
 import { botRatingHistory, botRatings, matches, matchPlayers, tables } from "../../db/schema";
 import { compareIds } from "../../lib/ids";
 import type { StoredHand } from "../match-host/hand-history";
 import { recordedHands } from "../match-host/hand-store";
+import { MATCH_COLUMNS } from "../match-host/match-rows";
 import { decodePartsWithDecks, matchDealOf, type StoredMatchPart } from "../match-host/recorded-hands";
 import { ratedMatchOf, type RatedMatch } from "./luck";
 import { applyMatch, conservativeRating, priorRating, type BotRating, type MatchResult } from "./skill";
