@@ -19,7 +19,11 @@ setDefaultTimeout(180_000);
 const MATCHES = 6;
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer("collusion", { LADDER_HOUSE_BOTS: "" });
+  // "other" plays two series of 1,000 buy-ins at once, and its random bots' matches are all-in coin
+  // flips (±1,000 each): 9 net losses among its first 11 leave less than a buy-in, and the next join
+  // answers 402 (about 1 run in 300; a CI run failed here in under a second, before any report).
+  // Twice the usual faucet covers every join whatever the cards do.
+  server = await startTestServer("collusion", { LADDER_HOUSE_BOTS: "", FAUCET_AMOUNT: String(2 * 10_000) });
 });
 afterAll(() => server?.close());
 
