@@ -53,6 +53,13 @@ async function sizesByTable(sql: postgres.Sql): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.name as string, Number(row.bytes)]));
 }
 
+/** Each index's size, to see which keys cost what. */
+async function sizesByIndex(sql: postgres.Sql): Promise<Map<string, number>> {
+  const rows = await sql`select c.relname as name, pg_relation_size(c.oid)::bigint as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relkind = 'i'`;
+  return new Map(rows.map((row) => [row.name as string, Number(row.bytes)]));
+}
+
 /** Hands decoded per second on this thread (chunks read first, then decoded: the decoding alone is timed). */
 async function decodeRate(sql: postgres.Sql): Promise<number> {
   const db = drizzle(sql, { schema }) as unknown as Db;
@@ -126,6 +133,7 @@ async function format(name: string, seats: number) {
     await sql`vacuum full`;
     const before = await sizes(sql);
     const tablesBefore = await sizesByTable(sql);
+    const indexesBefore = await sizesByIndex(sql);
     const started = performance.now();
     while (played < MATCHES) await round();
     const seconds = (performance.now() - started) / 1000;
@@ -137,6 +145,8 @@ async function format(name: string, seats: number) {
     const compacted = await sizes(sql);
     const growth = [...(await sizesByTable(sql))].map(([table, bytes]) => [table, bytes - (tablesBefore.get(table) ?? 0)] as const).filter(([, bytes]) => bytes > 0);
     console.log(`${name}: live rows added by table (bytes a hand): ${growth.sort((a, b) => b[1] - a[1]).map(([table, bytes]) => `${table} ${Math.round(bytes / hands)}`).join(", ")}`);
+    const indexGrowth = [...(await sizesByIndex(sql))].map(([index, bytes]) => [index, bytes - (indexesBefore.get(index) ?? 0)] as const).filter(([, bytes]) => bytes > 0);
+    console.log(`${name}: of which indexes, bytes a match: ${indexGrowth.sort((a, b) => b[1] - a[1]).map(([index, bytes]) => `${index} ${Math.round(bytes / (MATCHES - TABLES))}`).join(", ")}`);
     // A match's own rows do not depend on its length: bytes a match compare runs whose matches last longer or shorter.
     const rounds = MATCHES - TABLES;
     console.log(`${name}: the same, bytes a match (${(hands / rounds).toFixed(1)} hands a match): ${Math.round((compacted.tables - before.tables) / rounds)}; ${growth.map(([table, bytes]) => `${table} ${Math.round(bytes / rounds)}`).join(", ")}`);
