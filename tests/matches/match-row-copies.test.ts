@@ -1,7 +1,7 @@
 /**
  * A match's rows store no copy of what is stored elsewhere (issue 35): its config is its table's,
- * its winners are derived from its players in seat order unless their order says otherwise, and a
- * player's row names no seat.
+ * its winners are derived from its players in seat order unless their order says otherwise, a
+ * player's row names no seat, and once it is completed it names no seat's bot (its players do).
  * The API answers byte for byte as it did from rows that held both (rows written before).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -38,11 +38,11 @@ describe("a match's config and winners are not stored twice", () => {
       await h.app.services.host.settled();
       matchIds.push((await h.call("GET", `/api/tables/${tableId}`)).body.matchId);
     }
-    const stored = await queryRows<{ id: string; config: unknown; winners: unknown }>(
+    const stored = await queryRows<{ id: string; config: unknown; winners: unknown; seat_bots: unknown }>(
       h.database.db,
-      sql`select id, config, winners from matches where id = any(${sql.param(matchIds)}::text[]) and status = 'completed'`,
+      sql`select id, config, winners, seat_bots from matches where id = any(${sql.param(matchIds)}::text[]) and status = 'completed'`,
     );
-    expect(stored.map((row) => [row.config, row.winners])).toEqual(matchIds.map(() => [null, null]));
+    expect(stored.map((row) => [row.config, row.winners, row.seat_bots])).toEqual(matchIds.map(() => [null, null, null]));
     // Nor a player's seat (its bot's seat whose cashout names the match).
     const seatless = await queryRows<{ n: number }>(h.database.db, sql`select count(*)::int as n from match_players where match_id = any(${sql.param(matchIds)}::text[]) and seat_id is null`);
     expect(seatless[0].n).toBe(2 + 3 + 6);
@@ -55,9 +55,14 @@ describe("a match's config and winners are not stored twice", () => {
       expect(records[i].winners.length).toBeGreaterThan(0);
       expect(records[i].winners).toEqual(records[i].players.filter((p: { finalChips: number }) => p.finalChips === most).map((p: { botId: string; profit: number }) => ({ botId: p.botId, amount: p.profit })));
     }
-    // Rows as written before: the table's config and the winners copied onto the match.
+    // Rows as written before: the table's config, the winners and each seat's bot (null where nobody sat) copied onto the match.
     for (const [i, matchId] of matchIds.entries()) {
-      await h.database.db.execute(sql`update matches m set config = t.config, winners = ${JSON.stringify(records[i].winners)}::jsonb from tables t where t.id = m.table_id and m.id = ${matchId}`);
+      const players = await queryRows<{ bot_id: string; position: number }>(h.database.db, sql`select bot_id, position from match_players where match_id = ${matchId}`);
+      const seatBots = Array.from({ length: [2, 3, 6][i] }, (_, position) => players.find((p) => p.position === position)?.bot_id ?? null);
+      expect(seatBots.filter((botId) => botId !== null)).toHaveLength([2, 3, 6][i]);
+      await h.database.db.execute(
+        sql`update matches m set config = t.config, winners = ${JSON.stringify(records[i].winners)}::jsonb, seat_bots = ${sql.param(seatBots)}::text[] from tables t where t.id = m.table_id and m.id = ${matchId}`,
+      );
     }
     expect(await Promise.all(matchIds.map(served))).toEqual(now);
 

@@ -1,13 +1,24 @@
-import { eq, getTableColumns } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { matches, tables } from "../../db/schema";
+
+/**
+ * The bot at each seat of a match, from its row while it runs (matches.seat_bots: its hands are
+ * stored by seat) and from its players once it is completed: the match end clears the column
+ * (issue 35: its bot ids were a second copy of match_players' bot and position, ~40 bytes a seat).
+ * Same shape either way: one entry per seat of the table, null where nobody sat.
+ */
+const seatBots = sql<Array<string | null> | null>`case when ${matches.seatBots} is null and ${matches.status} = 'completed' then array(
+    select (select mp.bot_id from match_players mp where mp.match_id = ${matches.id} and mp.position = seat order by mp.bot_id limit 1)
+    from generate_series(0, (${tables.config}->>'maxPlayers')::int - 1) as seat order by seat)
+  else ${matches.seatBots} end`;
 
 /**
  * A match's row with its config, read from its table: one match a table, and a table's config never
  * changes, so the match keeps no copy of it (issue 35: ~160 bytes a match). Rows written before
  * still hold theirs (the same), unread.
  */
-export const MATCH_COLUMNS = { ...getTableColumns(matches), config: tables.config };
+export const MATCH_COLUMNS = { ...getTableColumns(matches), config: tables.config, seatBots };
 
 /** Matches with their config (add a where): a join on the table's primary key. */
 export const selectMatches = (db: Queryable) => db.select(MATCH_COLUMNS).from(matches).innerJoin(tables, eq(tables.id, matches.tableId));
