@@ -270,7 +270,11 @@ export const matchPlayers = pgTable(
       .notNull()
       .references(() => matches.id),
     botId: text("bot_id").notNull(),
-    developerId: text("developer_id").notNull(),
+    /**
+     * No longer written (issue 35: ~31 bytes a player): a bot's owner never changes, so readers take
+     * it from bots (join on bot_id). Rows written before keep theirs (the same); unread.
+     */
+    developerId: text("developer_id"),
     /**
      * No longer written (issue 35: ~32 bytes a player), and read by nothing: the player's seat is
      * the seat of its bot at the match's table closed at or after the match's start (resume.ts

@@ -60,9 +60,9 @@ test("a developer past the house's daily limit is not paired with the house; its
   // What it won and until when, from its matches with the house over the last day.
   const matches = await queryRows<{ at: Date; profit: string }>(
     server.database.db,
-    sql`select m.ended_at as at, sum(o.profit)::bigint as profit from matches m join match_players o on o.match_id = m.id
-        where o.developer_id = ${winner.developerId} and m.status = 'completed'
-          and exists (select 1 from match_players h where h.match_id = m.id and h.developer_id = ${house})
+    sql`select m.ended_at as at, sum(o.profit)::bigint as profit from matches m join match_players o on o.match_id = m.id join bots ob on ob.id = o.bot_id
+        where ob.developer_id = ${winner.developerId} and m.status = 'completed'
+          and exists (select 1 from match_players h join bots hb on hb.id = h.bot_id where h.match_id = m.id and hb.developer_id = ${house})
         group by m.id, m.ended_at order by m.ended_at`,
   );
   const history = matches.map((m) => ({ at: new Date(m.at).getTime(), profit: Number(m.profit) }));

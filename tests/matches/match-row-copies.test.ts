@@ -15,12 +15,12 @@ setDefaultTimeout(90_000);
 
 const h = useHarness("match_row_copies");
 
-/** What GET serves of a match: its record, its first hands as JSON and PHH, its fairness record. */
-async function served(matchId: string): Promise<string[]> {
+/** What GET serves of a match: its record, its first hands as JSON and PHH, its fairness record; and its hands as one of its owners sees them (their own bots' cards). */
+async function served(matchId: string, owner: string): Promise<string[]> {
   const paths = [`/api/matches/${matchId}`, `/api/matches/${matchId}/hands?limit=5`, `/api/matches/${matchId}/hands?limit=5&format=phh`, `/api/matches/${matchId}/fairness`];
   const bodies: string[] = [];
-  for (const path of paths) {
-    const answer = await h.app.handle(new Request(`http://localhost${path}`));
+  for (const [path, token] of [...paths.map((path) => [path, undefined] as const), [paths[1], owner] as const]) {
+    const answer = await h.app.handle(new Request(`http://localhost${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
     expect(answer.status).toBe(200);
     bodies.push(await answer.text());
   }
@@ -28,13 +28,16 @@ async function served(matchId: string): Promise<string[]> {
 }
 
 describe("a match's config and winners are not stored twice", () => {
-  test("matches of 2, 3 and 6 seats: no config and no winners on new rows; the record, hands, PHH and fairness the same as from rows that held them", async () => {
+  test("matches of 2, 3 and 6 seats: no config, winners or seat bots on new match rows, no seat or developer on player rows; the record, hands, PHH, fairness and an owner's view the same as from rows that held them", async () => {
     const strategies = ["raiser", "caller", "tight", "random", "caller", "raiser"];
     const matchIds: string[] = [];
+    const owners: string[] = [];
     for (const seats of [2, 3, 6]) {
       const players = [];
       for (let i = 0; i < seats; i++) players.push(await developerWithBot(h.call, `s${seats}p${i}`, strategies[i]));
       const tableId = await playTable(h.call, players, { maxHands: 12, smallBlind: 5, bigBlind: 10 });
+      // The owner whose view is compared: the tight bot's where there is one (it folds most hands, so the public sees fewer of its cards).
+      owners.push(players[seats > 2 ? 2 : 0].token);
       await h.app.services.host.settled();
       matchIds.push((await h.call("GET", `/api/tables/${tableId}`)).body.matchId);
     }
@@ -43,11 +46,18 @@ describe("a match's config and winners are not stored twice", () => {
       sql`select id, config, winners, seat_bots from matches where id = any(${sql.param(matchIds)}::text[]) and status = 'completed'`,
     );
     expect(stored.map((row) => [row.config, row.winners, row.seat_bots])).toEqual(matchIds.map(() => [null, null, null]));
-    // Nor a player's seat (its bot's seat whose cashout names the match).
-    const seatless = await queryRows<{ n: number }>(h.database.db, sql`select count(*)::int as n from match_players where match_id = any(${sql.param(matchIds)}::text[]) and seat_id is null`);
+    // Nor a player's seat (its bot's seat whose cashout names the match), nor its developer (its bot's owner).
+    const seatless = await queryRows<{ n: number }>(
+      h.database.db,
+      sql`select count(*)::int as n from match_players where match_id = any(${sql.param(matchIds)}::text[]) and seat_id is null and developer_id is null`,
+    );
     expect(seatless[0].n).toBe(2 + 3 + 6);
 
-    const now = await Promise.all(matchIds.map(served));
+    const now = await Promise.all(matchIds.map((id, i) => served(id, owners[i])));
+    // The owner sees its bot's hole cards in every hand; the public only what was shown down: fewer, where the tight bot folded.
+    const shown = (body: string) => body.match(/"type":"hole_cards","seat":\d+,"cards":\["/g)?.length ?? 0;
+    for (const bodies of now) expect(shown(bodies[4])).toBeGreaterThanOrEqual(Math.max(shown(bodies[1]), JSON.parse(bodies[1]).hands.length));
+    expect(now.slice(1).reduce((sum, bodies) => sum + shown(bodies[4]) - shown(bodies[1]), 0)).toBeGreaterThan(0);
     const records = now.map((bodies) => JSON.parse(bodies[0]));
     for (const [i, seats] of [2, 3, 6].entries()) {
       expect(records[i].config).toEqual({ buyIn: 500, smallBlind: 5, bigBlind: 10, maxPlayers: seats });
@@ -63,13 +73,14 @@ describe("a match's config and winners are not stored twice", () => {
       await h.database.db.execute(
         sql`update matches m set config = t.config, winners = ${JSON.stringify(records[i].winners)}::jsonb, seat_bots = ${sql.param(seatBots)}::text[] from tables t where t.id = m.table_id and m.id = ${matchId}`,
       );
+      await h.database.db.execute(sql`update match_players p set developer_id = b.developer_id from bots b where b.id = p.bot_id and p.match_id = ${matchId}`);
     }
-    expect(await Promise.all(matchIds.map(served))).toEqual(now);
+    expect(await Promise.all(matchIds.map((id, i) => served(id, owners[i])))).toEqual(now);
 
     // A stored list wins over the derived one (the order a departure gave it).
     const reversed = [...records[2].players].reverse().map((p: { botId: string; profit: number }) => ({ botId: p.botId, amount: p.profit }));
     await h.database.db.execute(sql`update matches set winners = ${JSON.stringify(reversed)}::jsonb where id = ${matchIds[2]}`);
-    expect(JSON.parse((await served(matchIds[2]))[0]).winners).toEqual(reversed);
+    expect(JSON.parse((await served(matchIds[2], owners[2]))[0]).winners).toEqual(reversed);
     await h.expectAuditClean();
   });
 

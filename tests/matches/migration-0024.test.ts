@@ -1,6 +1,6 @@
 /**
- * Migrations 0024 and 0025 (issue 35, a match's own rows) on a database with rows: matches.config
- * and match_players.seat_id become nullable, nothing is rewritten. Rows written before keep their
+ * Migrations 0024–0026 (issue 35, a match's own rows) on a database with rows: matches.config,
+ * match_players.seat_id and match_players.developer_id become nullable, nothing is rewritten. Rows written before keep their
  * values; a match's config is then read from its table (the same), and a match or a player written
  * without them is accepted.
  */
@@ -19,7 +19,7 @@ setDefaultTimeout(30_000);
 
 const CONFIG = { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 50, actionTimeoutMs: 2000 };
 
-describe("migrations 0024 and 0025: a match's config and a player's seat are no longer required", () => {
+describe("migrations 0024–0026: a match's config, a player's seat and its developer are no longer required", () => {
   test("old rows keep theirs and read the same; new rows go in without them", async () => {
     const database = await createTestDatabase("migration_0024");
     const client = postgres(database.url, { max: 1, onnotice: () => {} });
@@ -37,16 +37,17 @@ describe("migrations 0024 and 0025: a match's config and a player's seat are no 
 
       await migrateToLatest(client);
       const nullable = await client`select table_name, column_name, is_nullable from information_schema.columns
-        where (table_name, column_name) in (('matches', 'config'), ('match_players', 'seat_id')) order by table_name`;
+        where (table_name, column_name) in (('matches', 'config'), ('match_players', 'seat_id'), ('match_players', 'developer_id')) order by table_name, column_name`;
       expect(nullable.map((c) => [c.table_name, c.column_name, c.is_nullable])).toEqual([
+        ["match_players", "developer_id", "YES"],
         ["match_players", "seat_id", "YES"],
         ["matches", "config", "YES"],
       ]);
       await client`insert into matches (id, table_id, status, started_at) values ('m_new', 'tbl_new', 'running', now())`;
-      await client`insert into match_players (match_id, bot_id, developer_id, position, buy_in, final_chips, profit, hands_played, hands_won)
-        values ('m_new', 'bot_a', 'dev_x', 0, 1000, 1000, 0, 0, 0)`;
-      const kept = await client`select m.config, p.seat_id from matches m join match_players p on p.match_id = m.id where m.id = 'm_old'`;
-      expect(kept.map((row) => [row.config, row.seat_id])).toEqual([[CONFIG, "seat_a"]]);
+      await client`insert into match_players (match_id, bot_id, position, buy_in, final_chips, profit, hands_played, hands_won)
+        values ('m_new', 'bot_a', 0, 1000, 1000, 0, 0, 0)`;
+      const kept = await client`select m.config, p.seat_id, p.developer_id from matches m join match_players p on p.match_id = m.id where m.id = 'm_old'`;
+      expect(kept.map((row) => [row.config, row.seat_id, row.developer_id])).toEqual([[CONFIG, "seat_a", "dev_x"]]);
 
       const db = drizzle(client, { schema }) as unknown as Db;
       for (const id of ["m_old", "m_new"]) {

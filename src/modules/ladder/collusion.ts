@@ -188,10 +188,10 @@ const MATCHES_PER_BATCH = 50;
 export async function collusionReport(db: Db, policy: CollusionPolicy): Promise<CollusionReport> {
   const players = await queryRows<{ match_id: string; bot_id: string; developer_id: string; profit: string; ladder: boolean }>(
     db,
-    sql`select mp.match_id, mp.bot_id, mp.developer_id, mp.profit::text as profit, t.ladder is not null as ladder
-        from matches m join match_players mp on mp.match_id = m.id join tables t on t.id = m.table_id
+    sql`select mp.match_id, mp.bot_id, b.developer_id, mp.profit::text as profit, t.ladder is not null as ladder
+        from matches m join match_players mp on mp.match_id = m.id join bots b on b.id = mp.bot_id join tables t on t.id = m.table_id
         where m.status = 'completed' and m.ended_at >= ${policy.since.toISOString()}::timestamptz
-          and mp.developer_id not in (select id from developers where email = ${HOUSE_EMAIL})
+          and b.developer_id not in (select id from developers where email = ${HOUSE_EMAIL})
         order by mp.match_id`,
   );
   const byMatch = new Map<string, { ladder: boolean; developerOf: Map<string, string>; profit: Map<string, number> }>();

@@ -67,6 +67,7 @@ export interface HouseLimitReached {
  * before `now` (in six-max that is the whole match's net, whoever else sat there). Those at or past
  * the limit are not paired with the house's bots until enough of those matches have aged out of
  * the window (`until`). `developerId`: only that developer (its entries' view). 0: no limit.
+ * A player's developer is its bot's (match_players no longer stores it: issue 35).
  */
 export async function houseLimitsReached(db: Queryable, house: string, now: Date, limit: number, developerId?: string): Promise<Map<string, HouseLimitReached>> {
   if (limit <= 0) return new Map();
@@ -75,15 +76,15 @@ export async function houseLimitsReached(db: Queryable, house: string, now: Date
   const rows = await queryRows<{ developer_id: string; ended_at: Date | string; profit: string | number }>(
     db,
     developerId === undefined
-      ? sql`select o.developer_id, m.ended_at, sum(o.profit)::bigint as profit from matches m join match_players o on o.match_id = m.id
-            where m.status = 'completed' and m.ended_at > ${since.toISOString()}::timestamptz and o.developer_id <> ${house} and ${houseSat}
+      ? sql`select ob.developer_id, m.ended_at, sum(o.profit)::bigint as profit from matches m join match_players o on o.match_id = m.id join bots ob on ob.id = o.bot_id
+            where m.status = 'completed' and m.ended_at > ${since.toISOString()}::timestamptz and ob.developer_id <> ${house} and ${houseSat}
               and exists (select 1 from tables t where t.id = m.table_id and t.ladder is not null)
-            group by o.developer_id, m.id, m.ended_at order by m.ended_at`
-      : sql`select o.developer_id, m.ended_at, sum(o.profit)::bigint as profit from match_players o join matches m on m.id = o.match_id
-            where o.bot_id in (select id from bots where developer_id = ${developerId}) and o.developer_id = ${developerId}
+            group by ob.developer_id, m.id, m.ended_at order by m.ended_at`
+      : sql`select ob.developer_id, m.ended_at, sum(o.profit)::bigint as profit from match_players o join bots ob on ob.id = o.bot_id join matches m on m.id = o.match_id
+            where o.bot_id in (select id from bots where developer_id = ${developerId}) and ob.developer_id = ${developerId}
               and m.status = 'completed' and m.ended_at > ${since.toISOString()}::timestamptz and ${houseSat}
               and exists (select 1 from tables t where t.id = m.table_id and t.ladder is not null)
-            group by o.developer_id, m.id, m.ended_at order by m.ended_at`,
+            group by ob.developer_id, m.id, m.ended_at order by m.ended_at`,
   );
   const byDeveloper = new Map<string, Array<{ at: number; profit: number }>>();
   for (const row of rows) {

@@ -137,7 +137,6 @@ function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
     o.players.map((p) => ({
       match_id: o.matchId,
       bot_id: p.botId,
-      developer_id: p.developerId,
       position: p.position,
       buy_in: p.buyIn,
       final_chips: p.finalChips,
@@ -147,8 +146,8 @@ function insertPlayers(tx: Tx, outcomes: MatchOutcome[]): Promise<unknown> {
       code_version: p.codeVersion ?? null,
     })),
   );
-  return tx.execute(sql`insert into match_players (match_id, bot_id, developer_id, position, buy_in, final_chips, profit, hands_played, hands_won, code_version)
-    select x.match_id, x.bot_id, x.developer_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won, x.code_version
-    from json_to_recordset(${JSON.stringify(rows)}::json) as x(match_id text, bot_id text, developer_id text, position int,
+  return tx.execute(sql`insert into match_players (match_id, bot_id, position, buy_in, final_chips, profit, hands_played, hands_won, code_version)
+    select x.match_id, x.bot_id, x.position, x.buy_in, x.final_chips, x.profit, x.hands_played, x.hands_won, x.code_version
+    from json_to_recordset(${JSON.stringify(rows)}::json) as x(match_id text, bot_id text, position int,
       buy_in bigint, final_chips bigint, profit bigint, hands_played int, hands_won int, code_version int)`);
 }

@@ -273,6 +273,6 @@ async function endPairWithTwin(tx: Tx, twin: string, deckSecret: string | null):
   await tx.execute(sql`update matches set rating_pending = true
     where id = ${twin} and status = 'completed' and rated_seq is null and not rating_pending
       and (select config->>'seed' from tables where tables.id = matches.table_id) is null
-      and (select count(distinct developer_id) from match_players where match_id = ${twin}) > 1`);
+      and (select count(distinct b.developer_id) from match_players mp join bots b on b.id = mp.bot_id where mp.match_id = ${twin}) > 1`);
 }
 

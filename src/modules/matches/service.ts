@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { anyOf, queryRows, type Db } from "../../db";
-import { matches, matchPlayers } from "../../db/schema";
+import { bots, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
 import { descending, idCursor, keysetPage, PAGE, pageOf } from "../../lib/paging";
 import { formatCard, UNKNOWN_CARD } from "@poker-bots/core/cards";
@@ -95,7 +95,8 @@ export class Matches {
     const own = await this.db
       .select({ botId: matchPlayers.botId })
       .from(matchPlayers)
-      .where(and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.developerId, viewerId)));
+      .innerJoin(bots, eq(bots.id, matchPlayers.botId))
+      .where(and(eq(matchPlayers.matchId, matchId), eq(bots.developerId, viewerId)));
     return { ownBots: new Set(own.map((row) => row.botId)) };
   }
 
