@@ -78,7 +78,7 @@ export interface DeveloperBooks {
   openChips: number;
   grants: number;
   grantCount: number;
-  /** Sum of profit over the developer's players in completed matches (match_players). */
+  /** Sum of profit over the developer's players in completed matches (match_players; a player's developer is its bot's). */
   matchProfit: number;
   /** Net of closed seats that are not part of a completed match: left a waiting table (0), aborted tables. */
   otherNet: number;
@@ -95,8 +95,8 @@ export async function developerBooks(db: Queryable): Promise<DeveloperBooks[]> {
           (select coalesce(sum(s.chips - s.buy_in), 0) from seats s where s.developer_id = d.id and s.status = 'open')::text as open_net,
           (select coalesce(sum(t.amount), 0) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grants,
           (select count(*) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grant_count,
-          (select coalesce(sum(p.profit), 0) from match_players p join matches m on m.id = p.match_id
-             where p.developer_id = d.id and m.status = 'completed')::text as match_profit,
+          (select coalesce(sum(p.profit), 0) from match_players p join bots b on b.id = p.bot_id join matches m on m.id = p.match_id
+             where b.developer_id = d.id and m.status = 'completed')::text as match_profit,
           (select coalesce(sum(s.cashout - s.buy_in), 0) from seats s
              where s.developer_id = d.id and s.status = 'closed'
                and not exists (select 1 from transactions t join match_players p on p.match_id = t.match_id and p.bot_id = s.bot_id
@@ -139,9 +139,10 @@ export async function perDeveloperProblems(db: Queryable): Promise<string[]> {
   const mismatched = await rowsOf<{ match_id: string; bot_id: string }>(
     db,
     // A player's seat is the seat of its bot whose cashout row names the match (match_players stores no seat: issue 35).
-    sql`select p.match_id, p.bot_id from match_players p
+    // Its developer is its bot's (match_players stores none either).
+    sql`select p.match_id, p.bot_id from match_players p join bots b on b.id = p.bot_id
           left join (seats s join transactions t on t.seat_id = s.id and t.type = 'cashout') on t.match_id = p.match_id and s.bot_id = p.bot_id
-        where s.id is null or s.status <> 'closed' or s.cashout <> p.final_chips or s.buy_in <> p.buy_in or s.developer_id <> p.developer_id limit 20`,
+        where s.id is null or s.status <> 'closed' or s.cashout <> p.final_chips or s.buy_in <> p.buy_in or s.developer_id <> b.developer_id limit 20`,
   );
   for (const m of mismatched) problems.push(`match ${m.match_id} bot ${m.bot_id}: seat does not match the match record`);
   const leftWaiting = await rowsOf<{ id: string }>(
