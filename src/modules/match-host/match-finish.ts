@@ -108,9 +108,9 @@ async function writeFinishes(tx: Tx, finished: FinishedMatch[], ends: PairEnds):
     // A hosted round's secret waits for the round's last match (round-decks.ts `revealRound`).
     deck_secret: ends.pairEnded.get(o.matchId) === false || o.holdSecret ? null : (o.deckSecret ?? null),
     // The twin, ended before this copy, is revealed with it (the same secret).
-    // seat_bots is cleared by the update below: from now on the players name each seat's bot (match-rows.ts).
     twin_id: ends.pairEnded.get(o.matchId) === true && !o.holdSecret ? (o.twinMatchId ?? null) : null,
   }));
+  // seat_bots is cleared: from now on the players name each seat's bot (match-rows.ts).
   await Promise.all([
     ...batchStatements(tx, batches, latestEnd),
     tx.execute(sql`update matches set status = 'completed', hands_played = x.hands_played, voided_hands = x.voided_hands, winners = x.winners, ended_at = x.ended_at, duration_ms = x.duration_ms, rating_pending = x.rating_pending,

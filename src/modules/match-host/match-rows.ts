@@ -13,14 +13,23 @@ const seatBots = sql<Array<string | null> | null>`case when ${matches.seatBots} 
     from generate_series(0, (${tables.config}->>'maxPlayers')::int - 1) as seat order by seat)
   else ${matches.seatBots} end`;
 
-/**
- * A match's row with its config, read from its table: one match a table, and a table's config never
- * changes, so the match keeps no copy of it (issue 35: ~160 bytes a match). Rows written before
- * still hold theirs (the same), unread.
- */
-export const MATCH_COLUMNS = { ...getTableColumns(matches), config: tables.config, seatBots };
+const { seatBots: _storedSeatBots, ...matchColumns } = getTableColumns(matches);
 
-/** Matches with their config (add a where): a join on the table's primary key. */
+/**
+ * A match's record with its config, read from its table: one match a table, and a table's config
+ * never changes, so the match keeps no copy of it (issue 35: ~160 bytes a match). Rows written
+ * before still hold theirs (the same), unread. Without the seats' bots: what a listing needs.
+ */
+const MATCH_RECORD_COLUMNS = { ...matchColumns, config: tables.config };
+
+/** A match's row as its hands are decoded from: its record and the bot at each seat. */
+export const MATCH_COLUMNS = { ...MATCH_RECORD_COLUMNS, seatBots };
+
+/** Matches with their config and seats' bots (add a where): a join on the table's primary key. */
 export const selectMatches = (db: Queryable) => db.select(MATCH_COLUMNS).from(matches).innerJoin(tables, eq(tables.id, matches.tableId));
 
+/** Matches' records only (a listing reads their players itself: no second read of them for the seats). */
+export const selectMatchRecords = (db: Queryable) => db.select(MATCH_RECORD_COLUMNS).from(matches).innerJoin(tables, eq(tables.id, matches.tableId));
+
 export type MatchRow = Awaited<ReturnType<typeof selectMatches>>[number];
+export type MatchRecordRow = Awaited<ReturnType<typeof selectMatchRecords>>[number];

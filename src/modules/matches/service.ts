@@ -8,7 +8,7 @@ import { DUPLICATE_DECK_ALGORITHM, FAIR_DECK_ALGORITHM } from "../../poker/fair-
 import { winnersOf } from "../../poker/match-winners";
 import { phhOfHands, type StoredHand } from "../match-host/hand-history";
 import { recordedHands, recordedNumbers } from "../match-host/hand-store";
-import { selectMatches, type MatchRow } from "../match-host/match-rows";
+import { selectMatchRecords, selectMatches, type MatchRecordRow, type MatchRow } from "../match-host/match-rows";
 import { decodeRecorded, matchDealOf } from "../match-host/recorded-hands";
 import { PUBLIC, visibleHand, type Visibility } from "./visibility";
 
@@ -59,7 +59,7 @@ export class Matches {
     const completed = eq(matches.status, "completed");
     const after = await idCursor(this.db, matches, LISTING, { id: query.before, within: completed, field: "before", unknown: "Unknown match cursor" });
     const played = query.botId === undefined ? undefined : inArray(matches.id, this.db.select({ id: matchPlayers.matchId }).from(matchPlayers).where(eq(matchPlayers.botId, query.botId)));
-    const page = await keysetPage(selectMatches(this.db).$dynamic(), { where: and(completed, played), order: LISTING, limit: query.limit ?? PAGE.default, after }, (last) => last.id);
+    const page = await keysetPage(selectMatchRecords(this.db).$dynamic(), { where: and(completed, played), order: LISTING, limit: query.limit ?? PAGE.default, after }, (last) => last.id);
     return { items: await this.withPlayers(page.items), next: page.next };
   }
 
@@ -207,7 +207,7 @@ export class Matches {
     return rows[0];
   }
 
-  private async withPlayers(rows: MatchRow[]) {
+  private async withPlayers(rows: MatchRecordRow[]) {
     if (rows.length === 0) return [];
     const players = await this.db
       .select()
