@@ -82,9 +82,14 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export const transactions = pgTable(
   "transactions",
   {
-    /** Unique by its sequence; no index: only the audit reads it, whole (a window per developer). */
-    seq: bigserial("seq", { mode: "number" }).notNull(),
-    id: text("id").primaryKey(),
+    /** The row's key (migration 0028): its id is derived from it. */
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    /**
+     * Stored only by rows written before migration 0028 (issue 35: ~26 bytes a row, ~40 more in
+     * the key): a row's id is `transaction_id(seq, created_at)` (credits/transaction-id.ts), the
+     * same shape as every id, "tx_" then its millisecond's 10 digits then the sequence in 12.
+     */
+    id: text("id"),
     developerId: text("developer_id")
       .notNull()
       .references(() => developers.id),
@@ -99,9 +104,10 @@ export const transactions = pgTable(
   },
   (t) => [
     // A developer's rows by time (GET /api/me/transactions): ties of one millisecond are sorted by id
-    // after the index scan (an incremental sort of a few rows), so the id, kept by the primary key,
-    // is not repeated here (migration 0023: ~36 bytes a row).
+    // after the index scan (an incremental sort of a few rows), so the id is not here (migration 0023).
     index("transactions_developer_order_idx").on(t.developerId, t.createdAt),
+    // The stored ids of rows written before 0028 (a cursor names one; rows since have none).
+    uniqueIndex("transactions_stored_id_key").on(t.id).where(sql`${t.id} is not null`),
     // No index by seat (migration 0027, issue 35: ~38 bytes a seat's row): nothing the service
     // runs finds ledger rows by seat (a row reaches its seat through seats' key), and the audit's
     // check of every seat joins the two tables whole, by hash (bench:audit: 1.4 -> 2.0 s a million rows).

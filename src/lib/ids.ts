@@ -1,6 +1,19 @@
-const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+/** The digits of every id (Crockford's base 32, lowercase): they sort alike under every collation. */
+export const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
-export type IdPrefix = "dev" | "bot" | "tbl" | "m" | "tx" | "seat" | "req" | "trn";
+/** The number some digits of an id write (most significant first); NaN when one is not a digit. */
+export function digitsValue(digits: string): number {
+  let value = 0;
+  for (const digit of digits) {
+    const d = CROCKFORD.indexOf(digit);
+    if (d < 0) return Number.NaN;
+    value = value * 32 + d;
+  }
+  return value;
+}
+
+/** A ledger row's id ("tx_") is derived from its key, not made here: credits/transaction-id.ts. */
+export type IdPrefix = "dev" | "bot" | "tbl" | "m" | "seat" | "req" | "trn";
 
 /**
  * Random digits after the time: 59 bits (the first digit keeps its top bit clear, so incrementing

@@ -127,10 +127,11 @@ export async function idCursor(
   db: Queryable,
   table: PgTable,
   order: readonly SortKey[],
-  cursor: { id: string | undefined; within?: SQL; field: string; unknown: string },
+  cursor: { id: string | undefined; within?: SQL; field: string; unknown: string; named?: (id: string) => SQL },
 ): Promise<SQL | undefined> {
   if (cursor.id === undefined) return undefined;
-  const row = and(eq(order[order.length - 1].column as AnyPgColumn, cursor.id), cursor.within)!;
+  // `named`: how to find the row of an id the last key computes (a ledger row's, credits/transaction-id.ts).
+  const row = and(cursor.named ? cursor.named(cursor.id) : eq(order[order.length - 1].column as AnyPgColumn, cursor.id), cursor.within)!;
   const [known] = await db.select({ known: sql<number>`1` }).from(table).where(row).limit(1);
   if (!known) throw errors.validation(cursor.unknown, { field: cursor.field });
   return cursorRow(table, order, row);

@@ -7,6 +7,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { SEAT_LEDGER } from "../../src/modules/tables/seat-rows";
 const { buyInInDb } = SEAT_LEDGER;
 import { harnessFor, useHarness } from "../support/app";
+import { transactionNamed } from "../../src/modules/credits/transaction-id";
 
 // Integration tests talk to a real Postgres and play whole matches (the default is 5 s per test).
 setDefaultTimeout(60_000);
@@ -68,6 +69,8 @@ describe("buy-ins under concurrency", () => {
     const txs = await h.call("GET", "/api/me/transactions", { token: dev.token });
     expect(txs.body[0]).toMatchObject({ type: "cashout", amount: 650, botId: bot.body.botId, tableId: "tbl_a", matchId: "m_x" });
     expect(txs.body[1]).toMatchObject({ type: "buy_in", amount: -500, balanceAfter: 3200, botId: bot.body.botId, tableId: "tbl_a" });
+    // The ids the writes answered are the rows' (derived from their keys: credits/transaction-id.ts).
+    expect([txs.body[0].transactionId, txs.body[1].transactionId]).toEqual([cashout.transactionId, first.transactionId]);
     // The 150 won came from another seat in a real match; here the audit must notice it was created.
     const report = await import("../../src/modules/credits/audit").then((m) => m.auditLedger(h.database.db));
     expect(report.ok).toBe(false);
@@ -75,7 +78,7 @@ describe("buy-ins under concurrency", () => {
     // Put the books right again for the tests after this one.
     await h.database.db.execute(sql`update developers set balance = balance - 150 where id = ${dev.developerId}`);
     await h.database.db.execute(
-      sql`update transactions set amount = 500, balance_after = balance_after - 150 where id = ${txs.body[0].transactionId}`,
+      sql`update transactions set amount = 500, balance_after = balance_after - 150 where ${transactionNamed(txs.body[0].transactionId)}`,
     );
     await h.database.db.execute(sql`update seats set cashout = 500 where id = ${first.seatId}`);
     await h.expectAuditClean();

@@ -78,9 +78,9 @@ describe("migration 0023 on a database with rated matches and a ledger", () => {
       const audit = await auditLedger(db);
       expect(audit.problems).toEqual([]);
       expect(audit).toMatchObject({ ok: true, transactions: 3 });
-      // One index on the history, its key; the ledger's: the id's key, by developer and time (none by seat since 0027).
+      // One index on the history, its key; the ledger's: its key (the id's, the sequence's since 0028), by developer and time (none by seat since 0027), the stored ids (0028).
       expect(await indexesOf(client, "bot_rating_history")).toEqual(["bot_rating_history_bot_id_rated_seq_pk"]);
-      expect(await indexesOf(client, "transactions")).toEqual(["transactions_developer_order_idx", "transactions_pkey"]);
+      expect(await indexesOf(client, "transactions")).toEqual(["transactions_developer_order_idx", "transactions_pkey", "transactions_stored_id_key"]);
       expect((await client`select indexdef from pg_indexes where indexname = 'transactions_developer_order_idx'`)[0].indexdef).toContain("(developer_id, created_at)");
       // The new key holds: a second point of one bot at one rating step is refused.
       const duplicate = await client`insert into bot_rating_history (bot_id, match_id, rated_seq, mu, sigma, hands, sum_bb, sum_bb_squared, sum_adjusted_bb, sum_adjusted_bb_squared)

@@ -26,7 +26,7 @@ const balanceOf = async (dev: { token: string }) => (await h.call("GET", "/api/m
 const botOf = async (dev: { token: string }, name: string, strategy?: string) =>
   (await h.call("POST", "/api/bots", { token: dev.token, body: strategy ? { name, strategy } : { name } })).body.botId as string;
 const ledgerOf = async (dev: { token: string }) =>
-  (await h.call("GET", "/api/me/transactions?limit=100", { token: dev.token })).body as Array<{ type: string; tableId: string; amount: number }>;
+  (await h.call("GET", "/api/me/transactions?limit=100", { token: dev.token })).body as Array<{ transactionId: string; type: string; tableId: string; amount: number }>;
 
 describe("duplicate pairs: creating and seating", () => {
   test("bad input (400); POST answers copy 1 naming its twin, both in the lobby; a stranger's bot 403, a remote bot 409, at either copy; nothing charged", async () => {
@@ -217,7 +217,7 @@ describe("the ledger's pair rules", () => {
 
     const racing = await Promise.allSettled([buyInPairInDb(db, alice.developerId, 100, seatsAt("r1"), now()), buyInPairInDb(db, alice.developerId, 100, seatsAt("r2"), now())]);
     expect(racing.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
-    const won = (racing.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ seatIds: [string, string] }>).value;
+    const won = (racing.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ seatIds: [string, string]; transactionIds: [string, string] }>).value;
     expect((racing.find((r) => r.status === "rejected") as PromiseRejectedResult).reason.code).toBe("BOT_ALREADY_SEATED");
     expect(await balanceOf(alice)).toBe(9_800);
 
@@ -229,7 +229,10 @@ describe("the ledger's pair rules", () => {
     const free = await buyInInDb(db, alice.developerId, 100, { botId: bot, tableId: "tbl_other", position: 0 }, now());
     await cashoutInDb(db, alice.developerId, free.seatId, 100, { botId: bot }, now());
     expect(await balanceOf(alice)).toBe(10_000);
-    expect((await ledgerOf(alice)).filter((t) => t.type === "buy_in")).toHaveLength(3);
+    const buyIns = (await ledgerOf(alice)).filter((t) => t.type === "buy_in");
+    expect(buyIns).toHaveLength(3);
+    // The pair's answer names its two rows (copy 1's, then copy 2's), and the lone buy-in its own.
+    expect(buyIns.map((t) => t.transactionId)).toEqual([free.transactionId, won.transactionIds[1], won.transactionIds[0]]);
     await h.expectAuditClean();
   });
 });

@@ -112,8 +112,9 @@ async function checks(read: Read): Promise<AuditReport> {
   more(balanceMismatches[0]?.total ?? 0, balanceMismatches.length, "developers whose balance is not the sum of their transactions");
 
   const brokenChains = await read<{ id: string; developer_id: string; balance_after: string; expected: string; total: number }>(
-    sql`select id, developer_id, balance_after::text as balance_after, expected::text as expected, count(*) over ()::int as total from (
-          select id, developer_id, balance_after,
+    // A row's id as credits/transaction-id.ts reads it: stored (before migration 0028) or derived from its key.
+    sql`select coalesce(id, transaction_id(seq, created_at)) as id, developer_id, balance_after::text as balance_after, expected::text as expected, count(*) over ()::int as total from (
+          select id, seq, created_at, developer_id, balance_after,
                  coalesce(lag(balance_after) over (partition by developer_id order by seq), 0) + amount as expected
           from transactions) chained
         where balance_after <> expected
@@ -130,10 +131,10 @@ async function checks(read: Read): Promise<AuditReport> {
   // Each seat with its ledger rows, in one join (not a count per seat).
   const badSeats = await read<{ id: string; buy_ins: number; cashout_rows_wrong: boolean; total: number }>(
     sql`select id, buy_ins, cashout_rows_wrong, count(*) over ()::int as total from (
-          select s.id, count(t.id) filter (where t.type = 'buy_in')::int as buy_ins,
+          select s.id, count(t.seq) filter (where t.type = 'buy_in')::int as buy_ins,
                  case when s.status = 'closed'
-                      then count(t.id) filter (where t.type = 'cashout') <> 1 or count(t.id) filter (where t.type = 'cashout' and t.amount = s.cashout) <> 1
-                      else count(t.id) filter (where t.type = 'cashout') > 0 end as cashout_rows_wrong
+                      then count(t.seq) filter (where t.type = 'cashout') <> 1 or count(t.seq) filter (where t.type = 'cashout' and t.amount = s.cashout) <> 1
+                      else count(t.seq) filter (where t.type = 'cashout') > 0 end as cashout_rows_wrong
           from seats s left join transactions t on t.seat_id = s.id
           group by s.id) per_seat
         where buy_ins <> 1 or cashout_rows_wrong

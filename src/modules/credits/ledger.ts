@@ -7,6 +7,7 @@ import { invariant } from "../../lib/assert";
 import { claimableBefore } from "./faucet";
 import { AppError, errors } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { transactionIdColumn } from "./transaction-id";
 import { ledgerStatements, type LedgerStatements, type SeatRowsSql } from "./seat-statements";
 
 export type { SeatRowsSql } from "./seat-statements";
@@ -54,16 +55,11 @@ async function appendTransaction(
   row: { developerId: string; type: TransactionType; amount: number; balanceAfter: number },
   now: Date,
 ): Promise<string> {
-  const id = newId("tx", now.getTime());
-  await tx.insert(transactions).values({
-    id,
-    developerId: row.developerId,
-    type: row.type,
-    amount: row.amount,
-    balanceAfter: row.balanceAfter,
-    createdAt: now,
-  });
-  return id;
+  const [written] = await tx
+    .insert(transactions)
+    .values({ developerId: row.developerId, type: row.type, amount: row.amount, balanceAfter: row.balanceAfter, createdAt: now })
+    .returning({ id: transactionIdColumn });
+  return written.id;
 }
 
 /** Grants the faucet only when the last claim is older than the cooldown — checked by the UPDATE itself. */
@@ -114,7 +110,7 @@ async function buyInInDb(
 ): Promise<BuyInOutcome> {
   invariant(Number.isSafeInteger(amount) && amount > 0, "buy-in is a positive integer");
   const values = buyInValues(developerId, amount, refs, 1, now);
-  let row: { balance: string | null } | undefined;
+  let row: { balance: string | null; recorded: string | null } | undefined;
   try {
     // One statement on its own: if Postgres picks it as a deadlock victim, it is simply run again.
     [row] = await retryTransient(() => buyInStatementFor(statements, refs)(db, values), NOT_AFTER_LOST_CONNECTION);
@@ -124,7 +120,7 @@ async function buyInInDb(
   if (row!.balance === null) throw await buyInRefusal(db, null, developerId, amount, refs);
   const balance = Number(row!.balance);
   invariant(balance >= 0, "balance never goes below zero");
-  return { balance, transactionId: values.transactionId, seatId: values.seatId };
+  return { balance, transactionId: row!.recorded!, seatId: values.seatId };
 }
 
 /** Where the two seats of a duplicate pair go: copy 1's table and position, then copy 2's. */
@@ -155,6 +151,7 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
     }
   }
   let balance: number;
+  const recorded: [string, string] = ["", ""];
   try {
     balance = await retryTransient(
       () =>
@@ -164,6 +161,7 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
             const [row] = await buyInStatementFor(statements, ref)(tx, values[i]);
             if (row.balance === null) throw new Refused(i);
             last = Number(row.balance);
+            recorded[i] = row.recorded!;
           }
           return last;
         }),
@@ -174,18 +172,16 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
     throw await buyInRefusal(db, error instanceof Refused ? null : error, developerId, amount * (copy + 1), refs[copy]);
   }
   invariant(balance >= 0, "balance never goes below zero");
-  return { balance, seatIds: [values[0].seatId, values[1].seatId], transactionIds: [values[0].transactionId, values[1].transactionId] };
+  return { balance, seatIds: [values[0].seatId, values[1].seatId], transactionIds: recorded };
 }
 
 function buyInValues(developerId: string, amount: number, refs: SeatRefs, copy: 1 | 2, now: Date) {
   const seatId = newId("seat", now.getTime());
-  const transactionId = newId("tx", now.getTime());
   return {
     ...fenceValues(refs),
     developerId,
     amount,
     seatId,
-    transactionId,
     at: now.toISOString(),
     botId: refs.botId ?? null,
     position: refs.position ?? null,
@@ -273,15 +269,14 @@ async function cashoutWithin(
   now: Date,
 ): Promise<CashoutOutcome> {
   invariant(Number.isSafeInteger(chips) && chips >= 0, "cashout is a non-negative integer");
-  const transactionId = newId("tx", now.getTime());
   const at = now.toISOString();
   const statement = refs.fence ? statements.cashoutFenced : statements.cashoutUnfenced;
-  const [row] = await statement(db, { ...fenceValues(refs), developerId, seatId, chips, transactionId, at, matchId: refs.matchId ?? null });
+  const [row] = await statement(db, { ...fenceValues(refs), developerId, seatId, chips, at, matchId: refs.matchId ?? null });
   if (row.balance === null) {
     await refuseIfFenced(db, refs.fence, refs.tableId);
     throw new AppError(409, "CONFLICT", "The seat is not open (already cashed out?)", { seatId });
   }
-  return { balance: Number(row.balance), transactionId };
+  return { balance: Number(row.balance), transactionId: row.recorded! };
 }
 
 /** A ledger write is not idempotent (a lost COMMIT answer may hide one that happened): only conflicts, which Postgres rolled back, are run again. */

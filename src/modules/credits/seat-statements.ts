@@ -12,6 +12,9 @@ const placeholder = sql.placeholder;
  * apart (match_players is written at the match's end only, none for an aborted match).
  */
 
+/** The id of the ledger row a statement wrote (none is stored: credits/transaction-id.ts). */
+const RECORDED_ID = sql.raw("transaction_id(seq, created_at) as id");
+
 /**
  * The buy-in in one statement. The bot's row is locked (FOR SHARE) and must not be retired, nor
  * still seated at a duplicate pair's copy 2 (its copy 1 over, it still plays: a bot sits at one
@@ -20,7 +23,7 @@ const placeholder = sql.placeholder;
  * a pair's copy-2 table: buyInPairInDb).
  */
 function buyInStatement(fenceHolds: SQL, seatRows: SeatRowsSql) {
-  return hotStatement<{ balance: string | null }>(sql`with seated_bot as (
+  return hotStatement<{ balance: string | null; recorded: string | null }>(sql`with seated_bot as (
       select retired_at from bots where id = ${placeholder("botId")}::text for share
     ), debited as (
       update developers set balance = balance - ${placeholder("amount")}::bigint
@@ -29,24 +32,24 @@ function buyInStatement(fenceHolds: SQL, seatRows: SeatRowsSql) {
         and not exists (select 1 from seats where bot_id = ${placeholder("botId")}::text and status = 'open' and copy = 2)
       returning balance
     ), opened as (${seatRows.open}), recorded as (
-      insert into transactions (id, developer_id, type, amount, balance_after, seat_id, created_at)
-      select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'buy_in', -${placeholder("amount")}::bigint, debited.balance,
+      insert into transactions (developer_id, type, amount, balance_after, seat_id, created_at)
+      select ${placeholder("developerId")}, 'buy_in', -${placeholder("amount")}::bigint, debited.balance,
              opened.id, ${placeholder("at")}::timestamptz
-      from debited left join opened on true returning id
+      from debited left join opened on true returning ${RECORDED_ID}
     )
     select (select balance from debited)::text as balance, (select id from recorded) as recorded`);
 }
 
 /** The cashout in one statement: close the open seat (the table module's SQL, `seatRows.close`), credit its chips, write the cashout row. */
 function cashoutStatement(fenceHolds: SQL, seatRows: SeatRowsSql) {
-  return hotStatement<{ balance: string | null }>(sql`with closed as (${seatRows.close(fenceHolds)}), credited as (
+  return hotStatement<{ balance: string | null; recorded: string | null }>(sql`with closed as (${seatRows.close(fenceHolds)}), credited as (
       update developers set balance = balance + ${placeholder("chips")}::bigint
       where id = ${placeholder("developerId")} and exists (select 1 from closed) returning balance
     ), recorded as (
-      insert into transactions (id, developer_id, type, amount, balance_after, match_id, seat_id, created_at)
-      select ${placeholder("transactionId")}, ${placeholder("developerId")}, 'cashout', ${placeholder("chips")}::bigint, credited.balance,
+      insert into transactions (developer_id, type, amount, balance_after, match_id, seat_id, created_at)
+      select ${placeholder("developerId")}, 'cashout', ${placeholder("chips")}::bigint, credited.balance,
              ${placeholder("matchId")}::text, ${placeholder("seatId")}, ${placeholder("at")}::timestamptz
-      from closed, credited returning id
+      from closed, credited returning ${RECORDED_ID}
     )
     select (select balance from credited)::text as balance, (select id from recorded) as recorded`);
 }

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { seats, transactions } from "../../db/schema";
 import { descending, idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
+import { transactionIdColumn, transactionNamed } from "./transaction-id";
 
 export interface TransactionView {
   transactionId: string;
@@ -14,15 +15,15 @@ export interface TransactionView {
   createdAt: string;
 }
 
-/** Newest first, ties by id (transactions_developer_order_idx). */
-const ORDER = [descending(transactions.createdAt), descending(transactions.id)];
+/** Newest first, ties by id (transactions_developer_order_idx, then a sort of one millisecond's rows). */
+const ORDER = [descending(transactions.createdAt), descending(transactionIdColumn)];
 
 /**
  * A row's columns, its bot and table read through its seat: a buy-in or cashout row stores only
  * the seat (seat-statements.ts); rows written before it (issue 35) still hold their own, the same.
  */
 const COLUMNS = {
-  id: transactions.id,
+  id: transactionIdColumn,
   type: transactions.type,
   amount: transactions.amount,
   balanceAfter: transactions.balanceAfter,
@@ -39,7 +40,7 @@ export async function listTransactions(
   page: { limit?: number; before?: string },
 ): Promise<Page<TransactionView>> {
   const mine = eq(transactions.developerId, developerId);
-  const after = await idCursor(db, transactions, ORDER, { id: page.before, within: mine, field: "before", unknown: "Unknown transaction cursor" });
+  const after = await idCursor(db, transactions, ORDER, { id: page.before, within: mine, field: "before", unknown: "Unknown transaction cursor", named: transactionNamed });
   const found = await keysetPage(db.select(COLUMNS).from(transactions).leftJoin(seats, eq(seats.id, transactions.seatId)).$dynamic(), { where: mine, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
   const items = found.items.map((row) => ({
     transactionId: row.id,
@@ -53,3 +54,4 @@ export async function listTransactions(
   }));
   return { items, next: found.next };
 }
+

@@ -13,9 +13,9 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../db/index";
 import { invariant } from "../../lib/assert";
+import { digitsValue } from "../../lib/ids";
 import type { StoredChunk } from "./recorded-hands";
 
-const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 const ARCHIVE_FORMAT = 1;
 
 export interface ArchiveIndex {
@@ -29,9 +29,7 @@ export interface ArchiveIndex {
 export function monthOfMatchId(matchId: string): string | null {
   const body = /^m_([0-9a-hjkmnp-tv-z]{10})/.exec(matchId)?.[1];
   if (!body) return null;
-  let ms = 0;
-  for (const digit of body) ms = ms * 32 + CROCKFORD.indexOf(digit);
-  return new Date(ms).toISOString().slice(0, 7).replace("-", "_");
+  return new Date(digitsValue(body)).toISOString().slice(0, 7).replace("-", "_");
 }
 
 const dataFile = (dir: string, month: string) => join(dir, `hands-${month}.zst`);
