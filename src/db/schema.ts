@@ -14,6 +14,7 @@ import {
   pgSequence,
   pgTable,
   primaryKey,
+  serial,
   smallint,
   text,
   timestamp,
@@ -182,6 +183,15 @@ export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
 export const LADDER_FORMATS = ["heads-up", "six-max"] as const;
 export type LadderFormat = (typeof LADDER_FORMATS)[number];
 
+/**
+ * Each distinct table config once (issue 35: ~160 bytes a table): the ladder's and a competition's
+ * tables share a handful. A table names its own (tables.config_id); read through
+ * tables/config-rows.ts. Rows are only added, never changed or removed.
+ */
+export const tableConfigs = pgTable("table_configs", { id: serial("id").primaryKey(), config: jsonb("config").$type<TableConfig>().notNull() }, (t) => [
+  uniqueIndex("table_configs_config_key").on(t.config),
+]);
+
 export const tables = pgTable(
   "tables",
   {
@@ -189,7 +199,10 @@ export const tables = pgTable(
     createdBy: text("created_by")
       .notNull()
       .references(() => developers.id),
-    config: jsonb("config").$type<TableConfig>().notNull(),
+    /** Stored only by tables made before migration 0029; read the config through tables/config-rows.ts. */
+    config: jsonb("config").$type<TableConfig>(),
+    /** The table's config (table_configs), for tables made since migration 0029. A table's config never changes. */
+    configId: integer("config_id").references(() => tableConfigs.id),
     status: text("status", { enum: TABLE_STATUSES }).notNull(),
     /** The process instance hosting the table's actor; recovery after a crash is per host. */
     hostId: text("host_id").notNull(),
@@ -207,6 +220,7 @@ export const tables = pgTable(
   (t) => [
     // Live tables only (every query by status asks for waiting or running ones): a finished table leaves it (migration 0023).
     index("tables_status_idx").on(t.status, t.hostId).where(sql`${t.status} in ('waiting', 'running')`),
+    check("tables_config_known", sql`${t.config} is not null or ${t.configId} is not null`),
     check("tables_twin_copy", sql`(${t.twinId} is null and ${t.copy} is null) or (${t.twinId} is not null and ${t.copy} in (1, 2))`),
   ],
 );

@@ -191,7 +191,7 @@ describe("duplicate pairs: playing", () => {
     const [row] = await h.database.db.insert(tables).values({ id, createdBy: alice.developerId, config, status: "waiting", hostId: "elsewhere", createdAt: new Date() }).returning();
     await buyInInDb(h.database.db, alice.developerId, 300, { botId: bot, tableId: id, position: 0 }, new Date());
     expect(await balanceOf(alice)).toBe(9_700);
-    await h.app.services.host.adopt([row]);
+    await h.app.services.host.adopt([{ ...row, config }]);
     expect(h.app.services.host.hosts(id)).toBe(false);
     const [after] = await rowsOf<{ status: string }>(h.database.db, sql`select status from tables where id = ${id}`);
     expect(after.status).toBe("aborted");

@@ -1,4 +1,5 @@
 import type { Socket, TCPSocketListener } from "bun";
+import { tableConfigOf } from "../tables/config-rows";
 import { sql } from "drizzle-orm";
 import type { ServerMessage, TableConfig } from "@poker-bots/protocol";
 import { queryRows, type Db } from "../../db";
@@ -154,7 +155,7 @@ export class AcpcPorts {
   private async resetStacksTableOf(botId: string): Promise<TableConfig & { resetStacks: number }> {
     const rows = await queryRows<{ config: TableConfig }>(
       this.deps.db,
-      sql`select t.config from seats s join tables t on t.id = s.table_id where s.bot_id = ${botId} and s.status = 'open' and t.status in ('waiting', 'running') limit 1`,
+      sql`select ${tableConfigOf("t")} as config from seats s join tables t on t.id = s.table_id where s.bot_id = ${botId} and s.status = 'open' and t.status in ('waiting', 'running') limit 1`,
     );
     const config = rows[0]?.config;
     if (!config || config.resetStacks === undefined) {

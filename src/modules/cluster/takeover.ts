@@ -1,6 +1,7 @@
 import { and, inArray, ne, sql } from "drizzle-orm";
 import { queryRows, sessionNameOf, type Db } from "../../db/index";
 import { tables } from "../../db/schema";
+import { TABLE_COLUMNS } from "../tables/config-rows";
 import { invariant } from "../../lib/assert";
 import { acquireLease, LEASE_RENEW_MS, renewLease, standsSince, type FenceToken } from "./lease";
 
@@ -33,7 +34,7 @@ export async function claimOrphanedTables(db: Db, hostId: string) {
           sql`not exists (select 1 from node_leases l where l.host_id = ${tables.hostId})`,
         ),
       )
-      .returning();
+      .returning(TABLE_COLUMNS);
     // One host per table: this node adopts every row returned, so a row naming another host would
     // be a table run by two nodes at once (two decks, two ledgers of its chips).
     for (const row of claimed) invariant(row.hostId === hostId, `claimed table ${row.id} names host ${row.hostId}, not ${hostId}`);

@@ -8,6 +8,7 @@
  * pass (their rows stay readable meanwhile: reads take both forms side by side).
  */
 import { sql } from "drizzle-orm";
+import { tableConfigOf } from "../tables/config-rows";
 import { queryRows, type Db, type Tx } from "../../db/index";
 import { NotEncodable, encodeChunks } from "../../poker/hand-codec";
 import type { StoredHand } from "../../poker/hand-record";
@@ -59,7 +60,7 @@ function seatBotsOf(hands: StoredHand[]): Array<string | null> | null {
 
 /** Converts one match inside the batch's transaction: "converted", or why its rows stay. */
 async function convertMatch(tx: Tx, seal: DeckSeal, matchId: string): Promise<{ converted: number } | { kept: string } | "running"> {
-  const [match] = await queryRows<MatchRow>(tx, sql`select m.id, m.status, t.config, m.deck_secret, m.deck_secret_sealed, m.seat_bots, m.twin_match_id from matches m join tables t on t.id = m.table_id where m.id = ${matchId}`);
+  const [match] = await queryRows<MatchRow>(tx, sql`select m.id, m.status, ${tableConfigOf("t")} as config, m.deck_secret, m.deck_secret_sealed, m.seat_bots, m.twin_match_id from matches m join tables t on t.id = m.table_id where m.id = ${matchId}`);
   if (!match) return { kept: "no match row" };
   if (match.status === "running") return "running";
   const rows = await queryRows<{ number: number; json: string }>(tx, sql`select number, history::text as json from hands_legacy where match_id = ${matchId} order by number`);

@@ -10,6 +10,7 @@ import { remoteSeats } from "../seats/remote";
 import type { TimeBankPolicy } from "../seats/rules";
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
 import { shutdownReport } from "../tables/views";
+import { TABLE_COLUMNS, type TableRow } from "../tables/config-rows";
 import type { TableHost } from "../tables/service";
 import type { HeldTables } from "../tables/held-tables";
 import type { TableCommands } from "../tables/table-commands";
@@ -144,7 +145,7 @@ export class MatchHost implements TableHost {
    */
   async recover(): Promise<{ running: number; waiting: number }> {
     const rows = await this.deps.db
-      .select()
+      .select(TABLE_COLUMNS)
       .from(tables)
       .where(and(eq(tables.hostId, this.deps.hostId), inArray(tables.status, ["waiting", "running"])));
     await this.adopt(rows);
@@ -152,7 +153,7 @@ export class MatchHost implements TableHost {
   }
 
   /** Hosts tables from their rows (this node's own at startup, or a dead node's it claimed). */
-  async adopt(rows: Array<typeof tables.$inferSelect>): Promise<void> {
+  async adopt(rows: TableRow[]): Promise<void> {
     const fresh = rows.filter((row) => !this.held.has(row.id) && !isLegacyDuplicate(row));
     // A duplicate match of the one-match model (before issue 32) never plays on: its seats are cashed out at their last recorded stacks.
     for (const legacy of rows.filter(isLegacyDuplicate)) {

@@ -1,6 +1,7 @@
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { matches, tables } from "../../db/schema";
+import { tableConfigColumn } from "../tables/config-rows";
 
 /**
  * The bot at each seat of a match, from its row while it runs (matches.seat_bots: its hands are
@@ -10,7 +11,7 @@ import { matches, tables } from "../../db/schema";
  */
 const seatBots = sql<Array<string | null> | null>`case when ${matches.seatBots} is null and ${matches.status} = 'completed' then array(
     select (select mp.bot_id from match_players mp where mp.match_id = ${matches.id} and mp.position = seat order by mp.bot_id limit 1)
-    from generate_series(0, (${tables.config}->>'maxPlayers')::int - 1) as seat order by seat)
+    from generate_series(0, (${tableConfigColumn}->>'maxPlayers')::int - 1) as seat order by seat)
   else ${matches.seatBots} end`;
 
 const { seatBots: _storedSeatBots, ...matchColumns } = getTableColumns(matches);
@@ -20,7 +21,7 @@ const { seatBots: _storedSeatBots, ...matchColumns } = getTableColumns(matches);
  * never changes, so the match keeps no copy of it (issue 35: ~160 bytes a match). Rows written
  * before still hold theirs (the same), unread. Without the seats' bots: what a listing needs.
  */
-const MATCH_RECORD_COLUMNS = { ...matchColumns, config: tables.config };
+const MATCH_RECORD_COLUMNS = { ...matchColumns, config: tableConfigColumn };
 
 /** A match's row as its hands are decoded from: its record and the bot at each seat. */
 export const MATCH_COLUMNS = { ...MATCH_RECORD_COLUMNS, seatBots };

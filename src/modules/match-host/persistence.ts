@@ -8,6 +8,7 @@ import { upsertChunks } from "./hand-store";
 import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
 import { SEAT_LEDGER } from "../tables/seat-rows";
+import { tableConfigOf } from "../tables/config-rows";
 import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
@@ -230,7 +231,7 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
       (a, b) => compareIds(a.developerId, b.developerId) || compareIds(a.id, b.id),
     );
     if (open.length > 0) await lockDevelopers(tx, open.map((seat) => seat.developerId));
-    const [table] = await tx.select().from(tables).where(eq(tables.id, tableId)).for("update");
+    const [table] = await tx.select({ status: tables.status, matchId: tables.matchId }).from(tables).where(eq(tables.id, tableId)).for("update");
     if (!table || table.status === "finished" || table.status === "aborted") return 0;
     for (const seat of open) {
       await SEAT_LEDGER.cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
@@ -272,7 +273,7 @@ async function endPairWithTwin(tx: Tx, twin: string, deckSecret: string | null):
   }
   await tx.execute(sql`update matches set rating_pending = true
     where id = ${twin} and status = 'completed' and rated_seq is null and not rating_pending
-      and (select config->>'seed' from tables where tables.id = matches.table_id) is null
+      and (select ${tableConfigOf("t")}->>'seed' from tables t where t.id = matches.table_id) is null
       and (select count(distinct b.developer_id) from match_players mp join bots b on b.id = mp.bot_id where mp.match_id = ${twin}) > 1`);
 }
 

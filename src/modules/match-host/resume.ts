@@ -6,9 +6,9 @@ import type { DeckSeal } from "./deck-seal";
 import { recordedHands } from "./hand-store";
 import { selectMatches } from "./match-rows";
 import { decodeRecorded, matchDealOf } from "./recorded-hands";
+import type { TableRow } from "../tables/config-rows";
 import { newSeatRuntime, TableRuntime, type DepartedSeat, type SeatRuntime } from "../tables/runtime";
 
-type TableRow = typeof tables.$inferSelect;
 type SeatRow = typeof seats.$inferSelect;
 
 /** A duplicate table of the one-match model (before issue 32: one match, each deal twice): never resumed, aborted instead. */

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { tableConfigOf } from "../tables/config-rows";
 import { anyOf, queryRows, type Db } from "../../db";
 import { bots, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";
@@ -68,9 +69,10 @@ export class Matches {
     if (matchIds.length === 0) return new Map();
     const rows = await queryRows<{ id: string; ladder: string | null; tournament_id: string | null; challenge: boolean; rated: boolean }>(
       this.db,
-      sql`select m.id, t.ladder, t.config->>'tournamentId' as tournament_id, coalesce((t.config->>'unrated')::boolean, false) and t.config->>'tournamentId' is null as challenge,
+      sql`select m.id, t.ladder, c.config->>'tournamentId' as tournament_id, coalesce((c.config->>'unrated')::boolean, false) and c.config->>'tournamentId' is null as challenge,
             (m.rated_seq is not null or m.rating_pending) as rated
-          from matches m join tables t on t.id = m.table_id where m.id = any(${sql.param(matchIds)}::text[])`,
+          from matches m join tables t on t.id = m.table_id cross join lateral (select ${tableConfigOf("t")} as config) c
+          where m.id = any(${sql.param(matchIds)}::text[])`,
     );
     return new Map(rows.map((row) => [row.id, { ladder: row.ladder, tournamentId: row.tournament_id, challenge: row.challenge, rated: row.rated }]));
   }
@@ -180,7 +182,7 @@ export class Matches {
     if (!deal) return null;
     const rows = await queryRows<{ id: string }>(
       this.db,
-      sql`select m.id from matches m join tables t on t.id = m.table_id where t.config->'dealRound' = ${JSON.stringify(deal)}::jsonb order by m.id`,
+      sql`select m.id from matches m join tables t on t.id = m.table_id where ${tableConfigOf("t")}->'dealRound' = ${JSON.stringify(deal)}::jsonb order by m.id`,
     );
     return { ...deal, matchIds: rows.map((r) => r.id) };
   }

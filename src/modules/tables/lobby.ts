@@ -2,8 +2,8 @@ import { and, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
 import { descending, idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
+import { TABLE_COLUMNS, type TableRow } from "./config-rows";
 
-export type TableRow = typeof tables.$inferSelect;
 
 /** Newest first, ties by id. */
 const ORDER = [descending(tables.createdAt), descending(tables.id)];
@@ -13,5 +13,5 @@ export async function lobbyRows(db: Db, page: { limit?: number; before?: string;
   const after = await idCursor(db, tables, ORDER, { id: page.before, field: "before", unknown: "Unknown table cursor" });
   const live = inArray(tables.status, ["waiting", "running"]);
   const where = page.ladderOnly ? and(live, isNotNull(tables.ladder)) : live;
-  return keysetPage(db.select().from(tables).$dynamic(), { where, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
+  return keysetPage(db.select(TABLE_COLUMNS).from(tables).$dynamic(), { where, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
 }

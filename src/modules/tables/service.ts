@@ -15,6 +15,7 @@ import type { SpectatorSocket, Spectators } from "../protocol/spectators";
 import type { BotGateway } from "../protocol/gateway";
 import { presentBots } from "../protocol/presence";
 import { lobbyRows } from "./lobby";
+import { TABLE_COLUMNS, TableConfigIds, type TableRow } from "./config-rows";
 import type { TableCommands } from "./table-commands";
 import type { HeldTables } from "./held-tables";
 import { isLive, viewsOfRows, type HandsRecorded, type ClosedTable, type CreateTableInput, type LeaveResult, type SeatView, type TableView } from "./views";
@@ -54,7 +55,12 @@ export type { ClosedTable, CreateTableInput, LeaveResult, SeatView, TableView } 
  * match host executes it).
  */
 export class Tables {
-  constructor(private readonly deps: TablesDeps) {}
+  /** The shared config rows this node has seen (table_configs). */
+  private readonly configIds: TableConfigIds;
+
+  constructor(private readonly deps: TablesDeps) {
+    this.configIds = new TableConfigIds(deps.db);
+  }
 
   async create(developerId: string, input: CreateTableInput): Promise<TableView> {
     const config: TableConfig = {
@@ -134,8 +140,9 @@ export class Tables {
     const runtimes = ids.map((id, i) =>
       new TableRuntime(id, creator, createdAt, config, ladder, ids.length === 2 ? { copy: (i + 1) as 1 | 2, tableId: ids[1 - i], matchId: null } : null),
     );
+    const configId = await this.configIds.of(config);
     await this.deps.db.insert(tables).values(
-      runtimes.map((t) => ({ id: t.tableId, createdBy: creator, config, status: "waiting" as const, hostId: this.deps.hostId, createdAt, ladder, twinId: t.twin?.tableId ?? null, copy: t.twin?.copy ?? null })),
+      runtimes.map((t) => ({ id: t.tableId, createdBy: creator, configId, status: "waiting" as const, hostId: this.deps.hostId, createdAt, ladder, twinId: t.twin?.tableId ?? null, copy: t.twin?.copy ?? null })),
     );
     for (const table of runtimes) this.deps.host.host(table);
     return ids[0];
@@ -151,7 +158,7 @@ export class Tables {
   async get(tableId: string, viewerId: string | null = null): Promise<TableView> {
     const hosted = this.deps.held.view(tableId, viewerId);
     if (hosted) return hosted;
-    const rows = await this.deps.db.select().from(tables).where(eq(tables.id, tableId));
+    const rows = await this.deps.db.select(TABLE_COLUMNS).from(tables).where(eq(tables.id, tableId));
     if (rows.length === 0) throw errors.notFound("Table");
     if (isLive(rows[0].status)) {
       // Live state (hands played, stacks) from the host; the stored row if it does not answer.
@@ -212,7 +219,7 @@ export class Tables {
     return this.deps.routing.run(tableId, command, () => this.deps.commands.execute(tableId, command)) as Promise<T>;
   }
 
-  private views(rows: Array<typeof tables.$inferSelect>, viewerId: string | null = null): Promise<TableView[]> {
+  private views(rows: TableRow[], viewerId: string | null = null): Promise<TableView[]> {
     return viewsOfRows(this.deps.db, rows, viewerId, (tableId) => this.deps.held.get(tableId)?.table, this.deps.handsRecorded);
   }
 }

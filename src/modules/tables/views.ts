@@ -1,5 +1,6 @@
 import { anyOf, type Db } from "../../db";
-import { matches, type LadderFormat, type TableConfig, type TableStatus, type tables } from "../../db/schema";
+import { matches, type LadderFormat, type TableConfig, type TableStatus } from "../../db/schema";
+import type { TableRow } from "./config-rows";
 import { errors } from "../../lib/errors";
 import { openSeatsOf } from "./seat-rows";
 import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";
@@ -70,7 +71,7 @@ export type HandsRecorded = (matchIds: string[]) => Promise<Map<string, number>>
 /** Tables from their rows: live state for those hosted here, the stored state for the others. */
 export async function viewsOfRows(
   db: Db,
-  rows: Array<typeof tables.$inferSelect>,
+  rows: TableRow[],
   viewerId: string | null,
   hostedHere: (tableId: string) => TableRuntime | undefined,
   handsRecordedOf: HandsRecorded,

@@ -7,6 +7,7 @@
  * node sees the same program at the same moment, so a page opened mid-hand shows the hand so far.
  */
 import { sql } from "drizzle-orm";
+import { tableConfigOf } from "../tables/config-rows";
 import { queryRows, type Db } from "../../db";
 import type { Clock } from "../../lib/clock";
 import type { Matches } from "../matches/service";
@@ -100,7 +101,7 @@ export class TvChannel {
   private candidates(filter: ReturnType<typeof sql>, order: ReturnType<typeof sql>) {
     return queryRows<{ id: string; started_at: string; duration_ms: string | null; hands_played: number; max_players: number; pairing: number }>(
       this.db,
-      sql`select m.id, m.started_at, m.duration_ms, m.hands_played, (t.config->>'maxPlayers')::int as max_players, avg(coalesce(r.rating, 0)) as pairing
+      sql`select m.id, m.started_at, m.duration_ms, m.hands_played, (${tableConfigOf("t")}->>'maxPlayers')::int as max_players, avg(coalesce(r.rating, 0)) as pairing
           from matches m join tables t on t.id = m.table_id join match_players mp on mp.match_id = m.id left join bot_ratings r on r.bot_id = mp.bot_id
           where m.status = 'completed' and (m.rated_seq is not null or m.rating_pending) and m.hands_played > 0 ${filter}
           group by m.id, t.id order by ${order} limit ${CANDIDATES}`,
