@@ -3,14 +3,16 @@
  * service's database or objects: each calls it on a real app (its own Postgres database) with an
  * input and checks the decision. Each returns how many decisions it checked.
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { useHarness, type Harness } from "../support/app";
 import type { TestDatabase } from "../support/db";
 import { counter, type DecisionCase } from "./decision-cases-pure";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { DeckSeal } from "../../src/modules/match-host/deck-seal";
 import { keysetPage } from "../../src/lib/paging";
-import { developers, tournaments } from "../../src/db/schema";
+import { developers, tournaments, transactions } from "../../src/db/schema";
+import { sequenceOfTransactionId, transactionIdColumn, transactionNamed } from "../../src/modules/credits/transaction-id";
+import { TableConfigIds } from "../../src/modules/tables/config-rows";
 import { commitRound, revealRound, roundSecret } from "../../src/modules/match-host/round-decks";
 import { deckCommitment } from "../../src/poker/fair-deck";
 import { validateUpload } from "../../src/modules/hosted/upload";
@@ -76,6 +78,32 @@ export const DECISION_CASES_SERVICE: DecisionCase<ServiceHarness>[] = [
       const secret = await roundSecret(db, seal, round);
       c.same(deckCommitment(secret), commitment); // every match of the round deals from the committed secret
       c.same(await revealRound(db, seal, round, [], [], new Date()), secret);
+      return c.count;
+    },
+  },
+  {
+    question: /^what a ledger row's id is/,
+    async decide(h) {
+      const c = counter();
+      const dev = await h.fundedDeveloper();
+      const [row] = await h.database.db.select({ seq: transactions.seq, stored: transactions.id, id: transactionIdColumn }).from(transactions).where(eq(transactions.developerId, dev.developerId));
+      c.same(row.stored, null); // none stored: derived from the key
+      c.same(sequenceOfTransactionId(row.id), row.seq);
+      c.same(sequenceOfTransactionId("tx_01kdvdna00aaaaaaaaaaaaaaaa"), null); // a stored id's shape is looked up as it is
+      const [named] = await h.database.db.select({ seq: transactions.seq }).from(transactions).where(transactionNamed(row.id));
+      c.same(named.seq, row.seq);
+      return c.count;
+    },
+  },
+  {
+    question: /^where a table's config is stored/,
+    async decide(h) {
+      const c = counter();
+      const config = { buyIn: 640, smallBlind: 2, bigBlind: 4, maxPlayers: 3, maxHands: 12, actionTimeoutMs: 1000 };
+      const ids = new TableConfigIds(h.database.db);
+      const id = await ids.of(config);
+      c.same(await new TableConfigIds(h.database.db).of({ ...config }), id); // one row a distinct config
+      c.same(await ids.of({ ...config, maxHands: 13 }) === id, false);
       return c.count;
     },
   },

@@ -11,6 +11,7 @@ import { endedMatches } from "../../src/modules/competitions/round-robin";
 import { tables } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createBot, registerWithCredits, startTestServer, type TestServer } from "../support/server";
+import { tableConfigOf } from "../../src/db/table-config";
 
 setDefaultTimeout(180_000);
 
@@ -195,7 +196,7 @@ describe("round robin", () => {
     // Rated once per duplicate pair, once the round is revealed: one copy of each of the 12 pairs marked (or applied).
     const rated = await queryRows<{ n: number }>(
       server.database.db,
-      sql`select count(*)::int as n from matches m join tables t on t.id = m.table_id where t.config->>'tournamentId' = ${id} and (m.rating_pending or m.rated_seq is not null)`,
+      sql`select count(*)::int as n from matches m join tables t on t.id = m.table_id where ${tableConfigOf("t")}->>'tournamentId' = ${id} and (m.rating_pending or m.rated_seq is not null)`,
     );
     expect(rated[0].n).toBe(12);
     await expectResultsFromRecords(finished);

@@ -7,6 +7,7 @@ import { until } from "../support/nodes";
 import { createBot, startTestServer, type TestServer } from "../support/server";
 import { storeVersion } from "./play-support";
 import { bundleFixture } from "./support";
+import { tableConfigOf } from "../../src/db/table-config";
 
 setDefaultTimeout(90_000);
 
@@ -37,7 +38,7 @@ describe("two hosted bots on the ladder play duplicate", () => {
       () =>
         queryRows<{ id: string; twin: string; copy: number; table_id: string; twin_table: string; config: { duplicate?: boolean; maxHands: number }; hands_played: number; twin_hands: number }>(
           server.database.db,
-          sql`select m.id, m.twin_match_id as twin, t.copy, t.id as table_id, t.twin_id as twin_table, t.config, m.hands_played, tm.hands_played as twin_hands
+          sql`select m.id, m.twin_match_id as twin, t.copy, t.id as table_id, t.twin_id as twin_table, ${tableConfigOf("t")} as config, m.hands_played, tm.hands_played as twin_hands
               from matches m join tables t on t.id = m.table_id join matches tm on tm.id = m.twin_match_id
               where t.ladder = 'heads-up' and t.copy = 1 and m.status = 'completed' and tm.status = 'completed' order by m.ended_at limit 1`,
         ).then((rows) => (rows.length > 0 ? rows[0] : null)),

@@ -10,6 +10,7 @@ import { queryRows } from "../../src/db";
 import { storedWinners, winnersOf } from "../../src/poker/match-winners";
 import { developerWithBot, playTable } from "../support/rated-tables";
 import { useHarness } from "../support/app";
+import { tableConfigOf } from "../../src/db/table-config";
 
 setDefaultTimeout(90_000);
 
@@ -46,6 +47,12 @@ describe("a match's config and winners are not stored twice", () => {
       sql`select id, config, winners, seat_bots from matches where id = any(${sql.param(matchIds)}::text[]) and status = 'completed'`,
     );
     expect(stored.map((row) => [row.config, row.winners, row.seat_bots])).toEqual(matchIds.map(() => [null, null, null]));
+    // Nor their tables: each names its shared config row (migration 0029).
+    const tableRows = await queryRows<{ config: unknown; config_id: number | null }>(
+      h.database.db,
+      sql`select t.config, t.config_id from tables t join matches m on m.table_id = t.id where m.id = any(${sql.param(matchIds)}::text[])`,
+    );
+    expect(tableRows.map((row) => [row.config, typeof row.config_id])).toEqual(matchIds.map(() => [null, "number"]));
     // Nor a player's seat (its bot's seat whose cashout names the match), nor its developer (its bot's owner).
     const seatless = await queryRows<{ n: number }>(
       h.database.db,
@@ -65,14 +72,16 @@ describe("a match's config and winners are not stored twice", () => {
       expect(records[i].winners.length).toBeGreaterThan(0);
       expect(records[i].winners).toEqual(records[i].players.filter((p: { finalChips: number }) => p.finalChips === most).map((p: { botId: string; profit: number }) => ({ botId: p.botId, amount: p.profit })));
     }
-    // Rows as written before: the table's config, the winners and each seat's bot (null where nobody sat) copied onto the match.
+    // Rows as written before: the table's config copied onto the match (and held by the table itself, as before
+    // migration 0029), the winners and each seat's bot (null where nobody sat) copied onto the match.
     for (const [i, matchId] of matchIds.entries()) {
       const players = await queryRows<{ bot_id: string; position: number }>(h.database.db, sql`select bot_id, position from match_players where match_id = ${matchId}`);
       const seatBots = Array.from({ length: [2, 3, 6][i] }, (_, position) => players.find((p) => p.position === position)?.bot_id ?? null);
       expect(seatBots.filter((botId) => botId !== null)).toHaveLength([2, 3, 6][i]);
       await h.database.db.execute(
-        sql`update matches m set config = t.config, winners = ${JSON.stringify(records[i].winners)}::jsonb, seat_bots = ${sql.param(seatBots)}::text[] from tables t where t.id = m.table_id and m.id = ${matchId}`,
+        sql`update matches m set config = ${tableConfigOf("t")}, winners = ${JSON.stringify(records[i].winners)}::jsonb, seat_bots = ${sql.param(seatBots)}::text[] from tables t where t.id = m.table_id and m.id = ${matchId}`,
       );
+      await h.database.db.execute(sql`update tables t set config = ${tableConfigOf("t")} from matches m where m.table_id = t.id and m.id = ${matchId}`);
       await h.database.db.execute(sql`update match_players p set developer_id = b.developer_id from bots b where b.id = p.bot_id and p.match_id = ${matchId}`);
     }
     expect(await Promise.all(matchIds.map((id, i) => served(id, owners[i])))).toEqual(now);

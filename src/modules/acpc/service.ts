@@ -1,5 +1,5 @@
 import type { Socket, TCPSocketListener } from "bun";
-import { tableConfigOf } from "../tables/config-rows";
+import { tableConfigOf } from "../../db/table-config";
 import { sql } from "drizzle-orm";
 import type { ServerMessage, TableConfig } from "@poker-bots/protocol";
 import { queryRows, type Db } from "../../db";

@@ -1,7 +1,7 @@
 import { and, inArray, ne, sql } from "drizzle-orm";
 import { queryRows, sessionNameOf, type Db } from "../../db/index";
 import { tables } from "../../db/schema";
-import { TABLE_COLUMNS } from "../tables/config-rows";
+import { TABLE_COLUMNS } from "../../db/table-config";
 import { invariant } from "../../lib/assert";
 import { acquireLease, LEASE_RENEW_MS, renewLease, standsSince, type FenceToken } from "./lease";
 

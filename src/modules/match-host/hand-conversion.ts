@@ -8,7 +8,7 @@
  * pass (their rows stay readable meanwhile: reads take both forms side by side).
  */
 import { sql } from "drizzle-orm";
-import { tableConfigOf } from "../tables/config-rows";
+import { tableConfigOf } from "../../db/table-config";
 import { queryRows, type Db, type Tx } from "../../db/index";
 import { NotEncodable, encodeChunks } from "../../poker/hand-codec";
 import type { StoredHand } from "../../poker/hand-record";

@@ -10,7 +10,7 @@ import { remoteSeats } from "../seats/remote";
 import type { TimeBankPolicy } from "../seats/rules";
 import { FencedError, type FenceToken, type LeaseStanding } from "../cluster/lease";
 import { shutdownReport } from "../tables/views";
-import { TABLE_COLUMNS, type TableRow } from "../tables/config-rows";
+import { TABLE_COLUMNS, type TableRow } from "../../db/table-config";
 import type { TableHost } from "../tables/service";
 import type { HeldTables } from "../tables/held-tables";
 import type { TableCommands } from "../tables/table-commands";

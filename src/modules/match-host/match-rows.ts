@@ -1,7 +1,7 @@
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { matches, tables } from "../../db/schema";
-import { tableConfigColumn } from "../tables/config-rows";
+import { tableConfigColumn } from "../../db/table-config";
 
 /**
  * The bot at each seat of a match, from its row while it runs (matches.seat_bots: its hands are

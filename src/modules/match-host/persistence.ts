@@ -8,7 +8,7 @@ import { upsertChunks } from "./hand-store";
 import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
 import { SEAT_LEDGER } from "../tables/seat-rows";
-import { tableConfigOf } from "../tables/config-rows";
+import { tableConfigOf } from "../../db/table-config";
 import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */

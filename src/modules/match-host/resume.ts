@@ -6,7 +6,7 @@ import type { DeckSeal } from "./deck-seal";
 import { recordedHands } from "./hand-store";
 import { selectMatches } from "./match-rows";
 import { decodeRecorded, matchDealOf } from "./recorded-hands";
-import type { TableRow } from "../tables/config-rows";
+import type { TableRow } from "../../db/table-config";
 import { newSeatRuntime, TableRuntime, type DepartedSeat, type SeatRuntime } from "../tables/runtime";
 
 type SeatRow = typeof seats.$inferSelect;

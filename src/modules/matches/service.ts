@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { tableConfigOf } from "../tables/config-rows";
+import { tableConfigOf } from "../../db/table-config";
 import { anyOf, queryRows, type Db } from "../../db";
 import { bots, matches, matchPlayers } from "../../db/schema";
 import { errors } from "../../lib/errors";

@@ -1,23 +1,9 @@
-import { getTableColumns, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { TableConfig } from "@poker-bots/protocol";
 import { queryRows, type Queryable } from "../../db";
-import { tableConfigs, tables } from "../../db/schema";
 import { invariantViolated } from "../../lib/assert";
 
-/**
- * A table's config, however its row stores it: tables made since migration 0029 name a shared
- * row of table_configs (issue 35: ~160 bytes a table, and the ladder's tables share a handful of
- * configs); tables made before hold their own copy.
- */
-export const tableConfigColumn = sql<TableConfig>`coalesce(${tables.config}, (select ${tableConfigs.config} from ${tableConfigs} where ${tableConfigs.id} = ${tables.configId}))`;
-
-/** The same in raw SQL, for a `tables` row aliased `alias`. */
-export const tableConfigOf = (alias: string) => sql.raw(`coalesce(${alias}.config, (select c.config from table_configs c where c.id = ${alias}.config_id))`);
-
-/** A table's row with its config (select, update … returning): what every reader of a whole row gets. */
-export const TABLE_COLUMNS = { ...getTableColumns(tables), config: tableConfigColumn };
-
-export type TableRow = Omit<typeof tables.$inferSelect, "config"> & { config: TableConfig };
+// Readers take a table's config through src/db/table-config.ts; this module writes the rows.
 
 /**
  * The table_configs row of a config, added the first time it is seen. Configs compare as jsonb

@@ -2,7 +2,7 @@ import { and, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db";
 import { tables } from "../../db/schema";
 import { descending, idCursor, keysetPage, PAGE, type Page } from "../../lib/paging";
-import { TABLE_COLUMNS, type TableRow } from "./config-rows";
+import { TABLE_COLUMNS, type TableRow } from "../../db/table-config";
 
 
 /** Newest first, ties by id. */

@@ -1,6 +1,6 @@
 import { anyOf, type Db } from "../../db";
 import { matches, type LadderFormat, type TableConfig, type TableStatus } from "../../db/schema";
-import type { TableRow } from "./config-rows";
+import type { TableRow } from "../../db/table-config";
 import { errors } from "../../lib/errors";
 import { openSeatsOf } from "./seat-rows";
 import { handsPlayedAt, isSeeded, publicConfig, seatsInOrder, type SeatRuntime, type TableRuntime } from "./runtime";

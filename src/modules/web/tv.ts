@@ -7,7 +7,7 @@
  * node sees the same program at the same moment, so a page opened mid-hand shows the hand so far.
  */
 import { sql } from "drizzle-orm";
-import { tableConfigOf } from "../tables/config-rows";
+import { tableConfigOf } from "../../db/table-config";
 import { queryRows, type Db } from "../../db";
 import type { Clock } from "../../lib/clock";
 import type { Matches } from "../matches/service";
