@@ -12,7 +12,10 @@ import { ROOT, spawnMain } from "../support/process";
 setDefaultTimeout(60_000);
 
 const dirs: string[] = [];
+/** Servers this file started: a failed assertion must not leave one running (and its directory locked). */
+const servers: Array<{ kill(signal?: "SIGKILL"): void }> = [];
 afterAll(() => {
+  for (const server of servers) server.kill("SIGKILL");
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -39,7 +42,11 @@ describe("embedded PGlite (what a newcomer gets)", () => {
   test("the real entry point on a PGlite directory: healthy, keeps data and token across a restart, exits 0 on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pglite-smoke-"));
     dirs.push(dir);
-    const boot = () => spawnMain({ ...TEST_ENV, PGLITE_DIR: join(dir, "db"), DATABASE_URL: "" });
+    const boot = async () => {
+      const started = await spawnMain({ ...TEST_ENV, PGLITE_DIR: join(dir, "db"), DATABASE_URL: "" });
+      servers.push(started.child);
+      return started;
+    };
 
     const first = await boot();
     // A first start says what it is doing before it listens; later starts do not.
