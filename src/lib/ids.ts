@@ -16,21 +16,24 @@ export function digitsValue(digits: string): number {
 export type IdPrefix = "dev" | "bot" | "tbl" | "m" | "seat" | "req" | "trn";
 
 /**
- * Random digits after the time: 59 bits (the first digit keeps its top bit clear, so incrementing
+ * Random digits after the time: 49 bits (the first digit keeps its top bit clear, so incrementing
  * never wraps). Ids made before issue 35 carry 16 (64 bits, every digit's top bit clear): both
  * shapes begin with the same 10 time digits, so they sort together by time and a match id's month
- * (hand_chunks' partitions) reads the same; 4 fewer characters save ~4 bytes wherever an id is
- * stored or indexed (~60 times a heads-up match, ~170 times a six-max one). Two nodes collide
- * only by drawing the same 59 bits in the same millisecond for the same prefix.
+ * (hand_chunks' partitions) reads the same; 6 fewer characters save ~6 bytes wherever an id is
+ * stored or indexed (~55 times a heads-up match, ~150 times a six-max one). One process never
+ * repeats an id (within a millisecond it increments); two nodes collide only by drawing the same
+ * 49 bits in the same millisecond for the same prefix: at the ladder's 15,000 hands/s target on
+ * three nodes (~1,700 seats a second) about once in 20,000 years, and a collision is a refused
+ * insert (its request fails, nothing moves), not a shared row.
  */
-const RANDOM_DIGITS = 12;
+const RANDOM_DIGITS = 10;
 
 let lastTime = -1;
 const lastRandom = new Uint8Array(RANDOM_DIGITS);
 
 /**
  * Opaque ids with a type prefix. The body is time-ordered (10 chars of milliseconds) followed
- * by 12 random chars, so ids sort by creation time. Within one millisecond the random part is
+ * by 10 random chars, so ids sort by creation time. Within one millisecond the random part is
  * incremented instead of redrawn (as ULID does), so ids made in order in a process sort in order.
  */
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {

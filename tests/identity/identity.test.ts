@@ -11,7 +11,7 @@ describe("register, login, me", () => {
     const r = await h.call("POST", "/api/auth/register", { body: { email: "Ada@Example.com", password: "12345678", name: "Ada" } });
     expect(r.status).toBe(201);
     expect(r.body.developer).toEqual({
-      developerId: expect.stringMatching(/^dev_[0-9a-z]{22}$/),
+      developerId: expect.stringMatching(/^dev_[0-9a-z]{20}$/),
       email: "ada@example.com",
       name: "Ada",
       createdAt: new Date(h.clock.now()).toISOString(),
