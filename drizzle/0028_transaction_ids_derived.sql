@@ -1,7 +1,7 @@
 -- Issue 35, a match's own rows: a ledger row's id is no longer stored but derived from its key,
 -- `transaction_id(seq, created_at)`: "tx_", the 10 digits of its millisecond (as every id made
 -- by src/lib/ids.ts begins, so ids still sort by time), then its sequence in 12 digits (Crockford
--- base 32), 22 digits like any id. The key becomes the sequence: ~26 bytes a row in the heap and
+-- base 32). The key becomes the sequence: ~26 bytes a row in the heap and
 -- ~24 in the key (a bigint instead of a 30-byte text), 4 rows a heads-up match, 12 a six-max one.
 -- Rows written before keep their stored id (the same API answers, the same cursors), found by a
 -- partial unique index that rows since do not enter.

@@ -87,8 +87,8 @@ export const transactions = pgTable(
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
     /**
      * Stored only by rows written before migration 0028 (issue 35: ~26 bytes a row, ~40 more in
-     * the key): a row's id is `transaction_id(seq, created_at)` (credits/transaction-id.ts), the
-     * same shape as every id, "tx_" then its millisecond's 10 digits then the sequence in 12.
+     * the key): a row's id is `transaction_id(seq, created_at)` (credits/transaction-id.ts):
+     * "tx_" then its millisecond's 10 digits then the sequence in 12.
      */
     id: text("id"),
     developerId: text("developer_id")
