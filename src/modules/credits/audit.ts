@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { hasDatabaseCode, queryRows, type Db } from "../../db";
+import { transactionIdOf } from "./transaction-id";
 
 export interface AuditReport {
   ok: boolean;
@@ -112,8 +113,8 @@ async function checks(read: Read): Promise<AuditReport> {
   more(balanceMismatches[0]?.total ?? 0, balanceMismatches.length, "developers whose balance is not the sum of their transactions");
 
   const brokenChains = await read<{ id: string; developer_id: string; balance_after: string; expected: string; total: number }>(
-    // A row's id as credits/transaction-id.ts reads it: stored (before migration 0028) or derived from its key.
-    sql`select coalesce(id, transaction_id(seq, created_at)) as id, developer_id, balance_after::text as balance_after, expected::text as expected, count(*) over ()::int as total from (
+    // A row's id (stored before migration 0028, else derived from its key), computed for the listed rows only.
+    sql`select ${transactionIdOf("chained")} as id, developer_id, balance_after::text as balance_after, expected::text as expected, count(*) over ()::int as total from (
           select id, seq, created_at, developer_id, balance_after,
                  coalesce(lag(balance_after) over (partition by developer_id order by seq), 0) + amount as expected
           from transactions) chained

@@ -7,7 +7,10 @@ import { digitsValue } from "../../lib/ids";
  * from its key by the migration's `transaction_id(seq, created_at)`: "tx_", the 10 digits of its
  * millisecond, its sequence in 12 (issue 35: no id stored, and the key a bigint).
  */
-export const transactionIdColumn = sql<string>`coalesce(${transactions.id}, transaction_id(${transactions.seq}, ${transactions.createdAt}))`;
+export const transactionIdOf = (alias: string) => sql.raw(`coalesce(${alias}.id, transaction_id(${alias}.seq, ${alias}.created_at))`);
+
+/** The same for drizzle's queries, which name the table itself (`transactions`, unaliased). */
+export const transactionIdColumn = sql<string>`${transactionIdOf("transactions")}`;
 
 const DERIVED = /^tx_[0-9a-hjkmnp-tv-z]{10}([0-9a-hjkmnp-tv-z]{12})$/;
 
