@@ -57,12 +57,12 @@ export async function figures(cluster: TestCluster, run: { remote: RemoteRecord[
   const { remote, builtinEnteredAt, t0, tEnd, killAt } = run;
   const [seats, matches, ratings, entries, doubledTables, openTwice] = await cluster.sql((db) =>
     Promise.all([
-      db<SeatRow[]>`select s.bot_id, s.developer_id, s.table_id, s.opened_at, s.closed_at, t.match_id from seats s join tables t on t.id = s.table_id
+      db<SeatRow[]>`select s.bot_id, coalesce(s.developer_id, (select b.developer_id from bots b where b.id = s.bot_id)) as developer_id, s.table_id, s.opened_at, s.closed_at, t.match_id from seats s join tables t on t.id = s.table_id
                     where t.ladder = 'heads-up' and s.bot_id is not null order by s.opened_at`,
       db<Array<{ status: string; hands_played: number; started_at: Date; ended_at: Date | null }>>`select m.status, m.hands_played, m.started_at, m.ended_at from matches m join tables t on t.id = m.table_id where t.ladder is not null`,
       db<Array<{ bot_id: string; rating: number }>>`select bot_id, rating from bot_ratings`,
       db<Array<{ bot_id: string; developer_id: string; entered_at: Date }>>`select bot_id, developer_id, entered_at from ladder_entries where format = 'heads-up'`,
-      db`select s.table_id from seats s join tables t on t.id = s.table_id where t.ladder is not null group by s.table_id, s.developer_id having count(*) > 1`,
+      db`select s.table_id from seats s join tables t on t.id = s.table_id where t.ladder is not null group by s.table_id, coalesce(s.developer_id, (select b.developer_id from bots b where b.id = s.bot_id)) having count(*) > 1`,
       db`select bot_id from seats where status = 'open' and bot_id is not null group by bot_id having count(*) > 1`,
     ]),
   );

@@ -245,7 +245,7 @@ async function playWithSeats(players: LocalPlayer[], options: LocalMatchOptions,
   );
   players.forEach((player, position) => {
     const seat = newSeatRuntime({
-      seatId: `seat_local_${position}`,
+      seatId: position,
       position,
       botId: player.name,
       developerId: DEVELOPER,

@@ -127,6 +127,11 @@ export function anyOf(column: AnyColumn, values: string[]): SQL {
   return sql`${column} = any(${sql.param(values)}::text[])`;
 }
 
+/** The same for a bigint key (seats.seq). */
+export function anyKeyOf(column: AnyColumn, values: number[]): SQL {
+  return sql`${column} = any(${sql.param(values)}::bigint[])`;
+}
+
 /** The driver's database error, wherever it sits in the chain of causes (Drizzle wraps it). */
 type DatabaseError = { code?: unknown; constraint?: unknown; constraint_name?: unknown; cause?: unknown };
 

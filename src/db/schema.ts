@@ -100,8 +100,11 @@ export const transactions = pgTable(
     botId: text("bot_id"),
     tableId: text("table_id"),
     matchId: text("match_id"),
+    /** Written before migration 0030 (the seat's text id); the migration copied it into seat_seq, and nothing reads it. */
     seatId: text("seat_id"),
     createdAt: instant("created_at").notNull(),
+    /** A buy-in's or cashout's seat (seats.seq; migration 0030, issue 35: a bigint, not a 26-byte text). */
+    seatSeq: bigint("seat_seq", { mode: "number" }),
   },
   (t) => [
     // A developer's rows by time (GET /api/me/transactions): ties of one millisecond are sorted by id
@@ -119,7 +122,7 @@ export const transactions = pgTable(
     ),
     check("transactions_balance_after_non_negative", sql`${t.balanceAfter} >= 0`),
     // A buy-in always opens a seat: the buy-in statement relies on this to undo itself when the seat is refused.
-    check("transactions_buy_in_has_seat", sql`${t.type} <> 'buy_in' or ${t.seatId} is not null`),
+    check("transactions_buy_in_has_seat", sql`${t.type} <> 'buy_in' or ${t.seatSeq} is not null`),
   ],
 );
 
@@ -131,10 +134,18 @@ export const transactions = pgTable(
 export const seats = pgTable(
   "seats",
   {
-    id: text("id").primaryKey(),
-    developerId: text("developer_id")
-      .notNull()
-      .references(() => developers.id),
+    /**
+     * The seat's key (migration 0030, issue 35): a seat is internal (no route names one), so it
+     * needs no text id; its ledger rows name it by this (transactions.seat_seq).
+     */
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    /** Stored only by seats opened before migration 0030 (~26 bytes a seat, ~35 more in the key); read by nothing. */
+    id: text("id"),
+    /**
+     * Written only where the seat's bot does not name it (a seat with no bot, a ledger-only stake)
+     * and by seats opened before migration 0032: else it is its bot's owner (db/seat-developer.ts, issue 35).
+     */
+    developerId: text("developer_id").references(() => developers.id),
     botId: text("bot_id"),
     tableId: text("table_id"),
     /** Seat number at the table (0-based); null for a ledger-only stake. */
@@ -310,7 +321,10 @@ export const matchPlayers = pgTable(
     /** The hosted code version that played this match (null: a remote or built-in bot). */
     codeVersion: integer("code_version"),
   },
-  (t) => [primaryKey({ columns: [t.matchId, t.botId] }), index("match_players_bot_idx").on(t.botId)],
+  // The key is (match, seat position), not (match, bot): an int instead of a 25-byte text in every
+  // entry (migration 0031, issue 35: ~26 bytes a player). Both are unique in a match (bots join
+  // only while a table waits, one seat each); every reader finds a match's players by the match.
+  (t) => [primaryKey({ columns: [t.matchId, t.position] }), index("match_players_bot_idx").on(t.botId)],
 );
 
 /**

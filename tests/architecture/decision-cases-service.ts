@@ -3,14 +3,16 @@
  * service's database or objects: each calls it on a real app (its own Postgres database) with an
  * input and checks the decision. Each returns how many decisions it checked.
  */
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { useHarness, type Harness } from "../support/app";
 import type { TestDatabase } from "../support/db";
 import { counter, type DecisionCase } from "./decision-cases-pure";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { DeckSeal } from "../../src/modules/match-host/deck-seal";
 import { keysetPage } from "../../src/lib/paging";
-import { developers, tournaments, transactions } from "../../src/db/schema";
+import { developers, seats, tournaments, transactions } from "../../src/db/schema";
+import { SEAT_COLUMNS } from "../../src/db/seat-developer";
+import { SEAT_LEDGER } from "../../src/modules/tables/seat-rows";
 import { sequenceOfTransactionId, transactionIdColumn, transactionNamed } from "../../src/modules/credits/transaction-id";
 import { TableConfigIds } from "../../src/modules/tables/config-rows";
 import { commitRound, revealRound, roundSecret } from "../../src/modules/match-host/round-decks";
@@ -104,6 +106,28 @@ export const DECISION_CASES_SERVICE: DecisionCase<ServiceHarness>[] = [
       const id = await ids.of(config);
       c.same(await new TableConfigIds(h.database.db).of({ ...config }), id); // one row a distinct config
       c.same(await ids.of({ ...config, maxHands: 13 }) === id, false);
+      return c.count;
+    },
+  },
+  {
+    question: /^how a seat is keyed, and whose it is/,
+    async decide(h) {
+      const c = counter();
+      const dev = await h.fundedDeveloper();
+      const bot = (await h.call("POST", "/api/bots", { token: dev.token, body: { name: "keyed", strategy: "caller" } })).body;
+      const bought = await SEAT_LEDGER.buyInInDb(h.database.db, dev.developerId, 100, { botId: bot.botId, tableId: "tbl_keyed", position: 0 }, new Date());
+      const [seat] = await h.database.db.select({ ...SEAT_COLUMNS, stored: seats.developerId }).from(seats).where(eq(seats.seq, bought.seatId));
+      c.same(seat.id, null); // no text id: the number is the key
+      c.same(seat.stored, null); // a seat with a bot stores no developer
+      c.same(seat.developerId, dev.developerId); // its bot's owner
+      const [row] = await h.database.db.select({ seat: transactions.seatSeq }).from(transactions).where(eq(transactions.developerId, dev.developerId)).orderBy(desc(transactions.seq)).limit(1);
+      c.same(row.seat, bought.seatId); // the buy-in names the seat by its number
+      // The cashout's guard: only the seat's developer is paid (another's is refused, nothing moves).
+      const other = await h.fundedDeveloper();
+      const refused = await SEAT_LEDGER.cashoutInDb(h.database.db, other.developerId, bought.seatId, 100, { botId: bot.botId, tableId: "tbl_keyed" }, new Date()).catch((error) => error.status);
+      c.same(refused, 409);
+      c.same((await SEAT_LEDGER.cashoutInDb(h.database.db, dev.developerId, bought.seatId, 100, { botId: bot.botId, tableId: "tbl_keyed" }, new Date())).balance > 0, true);
+      c.same((await auditLedger(h.database.db)).ok, true);
       return c.count;
     },
   },

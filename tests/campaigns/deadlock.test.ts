@@ -38,7 +38,7 @@ describe("concurrent cashout batches (once a deadlock)", () => {
     const seat = async (dev: { developerId: string }, botId: string, tableId: string) =>
       (await buyInInDb(db, dev.developerId, 100, { botId, tableId, position: 0 }, now)).seatId;
     const [a1, b1, b2, a2] = [await seat(a, "bot_a1", "tbl_1"), await seat(b, "bot_b1", "tbl_2"), await seat(b, "bot_b2", "tbl_3"), await seat(a, "bot_a2", "tbl_4")];
-    const batch = (tableId: string, closures: Array<[{ developerId: string }, string, string]>): TableBatch => ({
+    const batch = (tableId: string, closures: Array<[{ developerId: string }, number, string]>): TableBatch => ({
       tableId,
       matchId: `m_${tableId}`,
       hands: [],
@@ -54,7 +54,7 @@ describe("concurrent cashout batches (once a deadlock)", () => {
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holding = db.transaction(async (tx) => {
-      await tx.execute(sql`select id from seats where id in (${b1}, ${a2}) for update`);
+      await tx.execute(sql`select seq from seats where seq in (${b1}, ${a2}) for update`);
       locked();
       await released;
     });

@@ -49,7 +49,7 @@ async function snapshot() {
       (select coalesce(sum(amount), 0)::text from transactions) as transaction_sum,
       (select count(*) from seats)::int as seats,
       (select coalesce(sum(chips), 0)::text from seats where status = 'open') as open_chips,
-      (select string_agg(id || status, ',' order by id) from seats) as seat_rows,
+      (select string_agg(seq || status, ',' order by seq) from seats) as seat_rows,
       (select count(*) from tables)::int as tables,
       (select string_agg(id || status, ',' order by id) from tables) as table_rows,
       (select count(*) from matches)::int as matches,

@@ -86,7 +86,7 @@ describe("kill campaign", () => {
         // Open seats only at tables still playing or waiting; no match is ever aborted by a node's death.
         const stray = await rowsOf<{ id: string; status: string }>(
           database.db,
-          sql`select s.id, t.status from seats s join tables t on t.id = s.table_id where s.status = 'open' and t.status not in ('waiting', 'running')`,
+          sql`select s.seq::text as id, t.status from seats s join tables t on t.id = s.table_id where s.status = 'open' and t.status not in ('waiting', 'running')`,
         );
         expect({ label, stray }).toEqual({ label, stray: [] });
         const aborted = await rowsOf<{ id: string }>(database.db, sql`select id from matches where status = 'aborted'`);

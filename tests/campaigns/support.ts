@@ -91,17 +91,17 @@ export async function developerBooks(db: Queryable): Promise<DeveloperBooks[]> {
   const rows = await rowsOf<Record<string, string>>(
     db,
     sql`select d.id, d.balance::text as balance,
-          (select coalesce(sum(s.chips), 0) from seats s where s.developer_id = d.id and s.status = 'open')::text as open_chips,
-          (select coalesce(sum(s.chips - s.buy_in), 0) from seats s where s.developer_id = d.id and s.status = 'open')::text as open_net,
+          (select coalesce(sum(s.chips), 0) from seats s where coalesce(s.developer_id, (select b.developer_id from bots b where b.id = s.bot_id)) = d.id and s.status = 'open')::text as open_chips,
+          (select coalesce(sum(s.chips - s.buy_in), 0) from seats s where coalesce(s.developer_id, (select b.developer_id from bots b where b.id = s.bot_id)) = d.id and s.status = 'open')::text as open_net,
           (select coalesce(sum(t.amount), 0) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grants,
           (select count(*) from transactions t where t.developer_id = d.id and t.type = 'faucet')::text as grant_count,
           (select coalesce(sum(p.profit), 0) from match_players p join bots b on b.id = p.bot_id join matches m on m.id = p.match_id
              where b.developer_id = d.id and m.status = 'completed')::text as match_profit,
           (select coalesce(sum(s.cashout - s.buy_in), 0) from seats s
-             where s.developer_id = d.id and s.status = 'closed'
+             where coalesce(s.developer_id, (select b.developer_id from bots b where b.id = s.bot_id)) = d.id and s.status = 'closed'
                and not exists (select 1 from transactions t join match_players p on p.match_id = t.match_id and p.bot_id = s.bot_id
                                join matches m on m.id = p.match_id
-                               where t.seat_id = s.id and t.type = 'cashout' and m.status = 'completed'))::text as other_net
+                               where t.seat_seq = s.seq and t.type = 'cashout' and m.status = 'completed'))::text as other_net
         from developers d order by d.id`,
   );
   return rows.map((r) => ({
@@ -141,15 +141,15 @@ export async function perDeveloperProblems(db: Queryable): Promise<string[]> {
     // A player's seat is the seat of its bot whose cashout row names the match (match_players stores no seat: issue 35).
     // Its developer is its bot's (match_players stores none either).
     sql`select p.match_id, p.bot_id from match_players p join bots b on b.id = p.bot_id
-          left join (seats s join transactions t on t.seat_id = s.id and t.type = 'cashout') on t.match_id = p.match_id and s.bot_id = p.bot_id
-        where s.id is null or s.status <> 'closed' or s.cashout <> p.final_chips or s.buy_in <> p.buy_in or s.developer_id <> b.developer_id limit 20`,
+          left join (seats s join transactions t on t.seat_seq = s.seq and t.type = 'cashout') on t.match_id = p.match_id and s.bot_id = p.bot_id
+        where s.seq is null or s.status <> 'closed' or s.cashout <> p.final_chips or s.buy_in <> p.buy_in or coalesce(s.developer_id, b.developer_id) <> b.developer_id limit 20`,
   );
   for (const m of mismatched) problems.push(`match ${m.match_id} bot ${m.bot_id}: seat does not match the match record`);
   const leftWaiting = await rowsOf<{ id: string }>(
     db,
-    sql`select s.id from seats s join tables t on t.id = s.table_id
+    sql`select s.seq::text as id from seats s join tables t on t.id = s.table_id
         where s.status = 'closed' and s.cashout <> s.buy_in and t.status in ('waiting', 'finished')
-          and not exists (select 1 from transactions t join match_players p on p.match_id = t.match_id and p.bot_id = s.bot_id where t.seat_id = s.id and t.type = 'cashout') limit 20`,
+          and not exists (select 1 from transactions t join match_players p on p.match_id = t.match_id and p.bot_id = s.bot_id where t.seat_seq = s.seq and t.type = 'cashout') limit 20`,
   );
   for (const s of leftWaiting) problems.push(`seat ${s.id}: left a waiting table with other than its buy-in`);
   return problems;

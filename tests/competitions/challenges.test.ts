@@ -16,7 +16,7 @@ afterAll(() => server.close());
 
 const balanceOf = async (token: string) => (await server.api("GET", "/api/me/balance", { token })).body.balance as number;
 const ledgerRows = (developerId: string) =>
-  queryRows<{ type: string; amount: number; table_id: string | null }>(server.database.db, sql`select t.type, t.amount::int as amount, s.table_id from transactions t left join seats s on s.id = t.seat_id where t.developer_id = ${developerId} order by t.seq`);
+  queryRows<{ type: string; amount: number; table_id: string | null }>(server.database.db, sql`select t.type, t.amount::int as amount, s.table_id from transactions t left join seats s on s.seq = t.seat_seq where t.developer_id = ${developerId} order by t.seq`);
 
 async function expectAuditClean() {
   const report = await auditLedger(server.database.db);

@@ -18,7 +18,7 @@ afterAll(() => server.close());
 const STRATEGIES = ["caller", "tight"];
 const balanceOf = async (token: string) => (await server.api("GET", "/api/me/balance", { token })).body.balance as number;
 const ledgerAt = (developerId: string, tableId: string) =>
-  queryRows<{ type: string; amount: number }>(server.database.db, sql`select t.type, t.amount::int as amount from transactions t join seats s on s.id = t.seat_id where t.developer_id = ${developerId} and s.table_id = ${tableId} order by t.seq`);
+  queryRows<{ type: string; amount: number }>(server.database.db, sql`select t.type, t.amount::int as amount from transactions t join seats s on s.seq = t.seat_seq where t.developer_id = ${developerId} and s.table_id = ${tableId} order by t.seq`);
 
 async function expectAuditClean() {
   const report = await auditLedger(server.database.db);

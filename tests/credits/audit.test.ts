@@ -95,26 +95,26 @@ describe("the audit on a generated ledger", () => {
     },
     {
       kind: "a buy-in moved to another seat (one seat without, one with two)",
-      corrupt: "update transactions set seat_id = 'gen_s6_2' where id = 'gen_t6_1'",
-      undo: "update transactions set seat_id = 'gen_s6_1' where id = 'gen_t6_1'",
-      expected: ["seat gen_s6_1: not exactly one buy_in transaction (0)", "seat gen_s6_2: not exactly one buy_in transaction (2)"],
+      corrupt: "update transactions set seat_seq = 302 where id = 'gen_t6_1'",
+      undo: "update transactions set seat_seq = 301 where id = 'gen_t6_1'",
+      expected: ["seat 301: not exactly one buy_in transaction (0)", "seat 302: not exactly one buy_in transaction (2)"],
     },
     {
       kind: "a closed seat whose cashout row is not its recorded cashout",
-      corrupt: "update seats set cashout = cashout + 1 where id = 'gen_s7_3'",
-      undo: "update seats set cashout = cashout - 1 where id = 'gen_s7_3'",
-      expected: ["seat gen_s7_3: cashout rows do not match its status"],
+      corrupt: "update seats set cashout = cashout + 1 where seq = 353",
+      undo: "update seats set cashout = cashout - 1 where seq = 353",
+      expected: ["seat 353: cashout rows do not match its status"],
     },
     {
       kind: "an open seat with a cashout row",
-      corrupt: "update seats set status = 'open' where id = 'gen_s8_4'",
-      undo: "update seats set status = 'closed' where id = 'gen_s8_4'",
-      expected: ["seat gen_s8_4: cashout rows do not match its status"],
+      corrupt: "update seats set status = 'open' where seq = 404",
+      undo: "update seats set status = 'closed' where seq = 404",
+      expected: ["seat 404: cashout rows do not match its status"],
     },
     {
       kind: "chips created at an open seat (only the global sum shows it)",
-      corrupt: "update seats set chips = chips + 3 where id = 'gen_s9_50'",
-      undo: "update seats set chips = chips - 3 where id = 'gen_s9_50'",
+      corrupt: "update seats set chips = chips + 3 where seq = 500",
+      undo: "update seats set chips = chips - 3 where seq = 500",
       expected: ["service: balances"],
     },
   ];
@@ -152,15 +152,15 @@ describe("the audit on a generated ledger", () => {
     const clean = runAuditCli();
     const [out, code] = await Promise.all([new Response(clean.stdout).text(), clean.exited]);
     expect([code, out.trim()]).toEqual([0, `audit OK: ${ledger.developers} developers, ${ledger.transactions} transactions; balances ${ledger.faucetGrants - ledger.openSeatChips} + open seats ${ledger.openSeatChips} vs faucet grants ${ledger.faucetGrants}`]);
-    await sql`update seats set cashout = cashout + 1 where id = 'gen_s2_2'`;
+    await sql`update seats set cashout = cashout + 1 where seq = 102`;
     try {
       const dirty = runAuditCli();
       const [err, dirtyCode] = await Promise.all([new Response(dirty.stderr).text(), dirty.exited]);
       expect(dirtyCode).toBe(1);
       expect(err).toContain("audit FAILED");
-      expect(err).toContain("- seat gen_s2_2: cashout rows do not match its status");
+      expect(err).toContain("- seat 102: cashout rows do not match its status");
     } finally {
-      await sql`update seats set cashout = cashout - 1 where id = 'gen_s2_2'`;
+      await sql`update seats set cashout = cashout - 1 where seq = 102`;
     }
   });
 });

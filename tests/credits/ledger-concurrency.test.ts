@@ -80,7 +80,7 @@ describe("buy-ins under concurrency", () => {
     await h.database.db.execute(
       sql`update transactions set amount = 500, balance_after = balance_after - 150 where ${transactionNamed(txs.body[0].transactionId)}`,
     );
-    await h.database.db.execute(sql`update seats set cashout = 500 where id = ${first.seatId}`);
+    await h.database.db.execute(sql`update seats set cashout = 500 where seq = ${first.seatId}`);
     await h.expectAuditClean();
   });
 });
@@ -119,7 +119,7 @@ describe("two app instances on one database", () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) => apps[i % 2].services.accounts.buyIn(dev.developerId, 100, {})),
     );
-    const seated = outcomes.filter((o) => o.status === "fulfilled") as PromiseFulfilledResult<{ seatId: string }>[];
+    const seated = outcomes.filter((o) => o.status === "fulfilled") as PromiseFulfilledResult<{ seatId: number }>[];
     expect(seated).toHaveLength(37);
     // Cash every seat out through the other instance, and try each twice: only one may count.
     const cashouts = await Promise.allSettled(

@@ -95,7 +95,7 @@ describe("a seat's ledger rows name their bot and table through the seat", () =>
     const developers = [alice.developerId, bob.developerId];
     const stored = await queryRows<{ n: number }>(
       h.database.db,
-      sql`select count(*)::int as n from transactions where developer_id = any(${sql.param(developers)}::text[]) and seat_id is not null and bot_id is null and table_id is null`,
+      sql`select count(*)::int as n from transactions where developer_id = any(${sql.param(developers)}::text[]) and seat_seq is not null and seat_id is null and bot_id is null and table_id is null`,
     );
     expect(stored[0].n).toBe(14 + 4);
 
@@ -103,7 +103,7 @@ describe("a seat's ledger rows name their bot and table through the seat", () =>
     const filled = await queryRows(
       h.database.db,
       sql`update transactions t set bot_id = s.bot_id, table_id = s.table_id from seats s
-          where s.id = t.seat_id and t.developer_id = any(${sql.param(developers)}::text[]) returning t.id`,
+          where s.seq = t.seat_seq and t.developer_id = any(${sql.param(developers)}::text[]) returning t.id`,
     );
     expect(filled).toHaveLength(14 + 4);
     expect(JSON.stringify(await ledgerBody(alice.token))).toBe(JSON.stringify(now.alice));

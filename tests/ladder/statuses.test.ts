@@ -206,7 +206,7 @@ describe("a newcomer alone with the house plays six-max", () => {
     const table = (await server.api("GET", `/api/tables/${started.tableId}`)).body;
     expect(table.ladder).toBe("six-max");
     const house = (await queryRows<{ id: string }>(server.database.db, sql`select id from developers where email = 'house@ladder.invalid'`))[0].id;
-    const seats = await queryRows<{ developer_id: string; name: string }>(server.database.db, sql`select s.developer_id, b.name from seats s join bots b on b.id = s.bot_id where s.table_id = ${started.tableId}`);
+    const seats = await queryRows<{ developer_id: string; name: string }>(server.database.db, sql`select coalesce(s.developer_id, b.developer_id) as developer_id, b.name from seats s join bots b on b.id = s.bot_id where s.table_id = ${started.tableId}`);
     expect(seats.filter((s) => s.developer_id === house).length).toBe(5);
     expect(seats.filter((s) => s.developer_id === dev.developerId).map((s) => s.name)).toEqual(["six-newcomer"]);
     for (const seat of seats.filter((s) => s.developer_id === house)) expect(seat.name).toMatch(HOUSE_NAMES);
@@ -223,7 +223,7 @@ describe("a newcomer alone with the house plays six-max", () => {
     socket.disconnect();
     await until(async () => !(await server.app.services.ladder.withFacts({ botId: bot.botId, includeLeft: true })).some((e) => e.facts.seated), 30_000, "the last match to end");
     // No table of the house alone, ever.
-    const alone = await queryRows(server.database.db, sql`select t.id from tables t where t.ladder is not null and not exists (select 1 from seats s where s.table_id = t.id and s.developer_id <> ${house}) and exists (select 1 from seats s where s.table_id = t.id)`);
+    const alone = await queryRows(server.database.db, sql`select t.id from tables t where t.ladder is not null and not exists (select 1 from seats s where s.table_id = t.id and coalesce(s.developer_id, (select b.developer_id from bots b where b.id = s.bot_id)) <> ${house}) and exists (select 1 from seats s where s.table_id = t.id)`);
     expect(alone).toEqual([]);
     expect((await auditLedger(server.database.db)).problems).toEqual([]);
   });

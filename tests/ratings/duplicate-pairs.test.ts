@@ -81,7 +81,7 @@ describe("when a copy is marked for the ratings (the finish transaction locks bo
       tableIds.map((id, i) => ({ id, createdBy: creator, config, status: "waiting" as const, hostId: "elsewhere", createdAt: at(0), twinId: tableIds[1 - i], copy: i + 1 })),
     );
     const tables = tableIds.map((tableId) => ({ tableId, config }));
-    const seats: Array<Array<MatchPlayerRecord & { seatId: string }>> = [[], []];
+    const seats: Array<Array<MatchPlayerRecord & { seatId: number }>> = [[], []];
     for (const [position, bot] of [x, y].entries()) {
       const developerId = (await h.call("GET", "/api/me", { token: bot.token })).body.developerId;
       const refs: PairSeatRefs = [

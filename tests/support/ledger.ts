@@ -21,7 +21,7 @@ export interface GeneratedLedger {
  * buy-in as chips. Pairs of developers win and lose the same amounts (even d wins (j mod 7) × 10 at
  * seat j, d + 1 loses it), so chips are conserved across the service: sum of balances + chips of
  * open seats = sum of faucet grants, every balance equals the sum of its rows, and each
- * balance_after chains from the one before it. Ids are `gen_d<d>`, `gen_s<d>_<j>`, `gen_t<d>_<k>`.
+ * balance_after chains from the one before it. Ids are `gen_d<d>` and `gen_t<d>_<k>`; seat j of developer d is number 50d + j.
  */
 export async function generateLedger(sql: postgres.Sql, transactions: number): Promise<GeneratedLedger> {
   const developers = 2 * Math.max(1, Math.round(transactions / TRANSACTIONS_PER_DEVELOPER / 2));
@@ -30,14 +30,15 @@ export async function generateLedger(sql: postgres.Sql, transactions: number): P
     select 'gen_d' || d, 'gen' || d || '@ledger.example', 'not a hash', 0, now() - interval '1 day'
     from generate_series(0, ${developers - 1}::int) d`;
   // A seat's result: what developer d won (or, its partner, lost) at seat j.
-  await sql`insert into seats (id, developer_id, buy_in, chips, status, cashout, opened_at, closed_at)
-    select 'gen_s' || d || '_' || j, 'gen_d' || d, ${GENERATED_BUY_IN}::bigint,
+  await sql`insert into seats (seq, developer_id, buy_in, chips, status, cashout, opened_at, closed_at)
+    select d * ${seatsEach}::int + j, 'gen_d' || d, ${GENERATED_BUY_IN}::bigint,
            case when j = ${seatsEach}::int then ${GENERATED_BUY_IN}::bigint else 0 end,
            case when j = ${seatsEach}::int then 'open' else 'closed' end,
            case when j = ${seatsEach}::int then null else ${GENERATED_BUY_IN}::bigint + (case when d % 2 = 0 then 1 else -1 end) * (j % 7) * 10 end,
            now() - interval '1 hour', case when j = ${seatsEach}::int then null else now() - interval '30 minutes' end
     from generate_series(0, ${developers - 1}::int) d, generate_series(1, ${seatsEach}::int) j`;
-  await sql`insert into transactions (seq, id, developer_id, type, amount, balance_after, seat_id, created_at)
+  await sql`select setval(pg_get_serial_sequence('seats', 'seq'), (select max(seq) from seats))`;
+  await sql`insert into transactions (seq, id, developer_id, type, amount, balance_after, seat_seq, created_at)
     select d * ${TRANSACTIONS_PER_DEVELOPER}::int + k + 1, 'gen_t' || d || '_' || k, 'gen_d' || d, kind, amount,
            sum(amount) over (partition by d order by k), seat, now() - interval '1 hour' + k * interval '1 second'
     from (
@@ -46,7 +47,7 @@ export async function generateLedger(sql: postgres.Sql, transactions: number): P
              case when k = 0 then ${GENERATED_GRANT}::bigint
                   when k % 2 = 1 then -${GENERATED_BUY_IN}::bigint
                   else ${GENERATED_BUY_IN}::bigint + (case when d % 2 = 0 then 1 else -1 end) * ((k / 2) % 7) * 10 end as amount,
-             case when k = 0 then null else 'gen_s' || d || '_' || ((k + 1) / 2) end as seat
+             case when k = 0 then null else d * ${seatsEach}::int + (k + 1) / 2 end as seat
       from generate_series(0, ${developers - 1}::int) d, generate_series(0, ${TRANSACTIONS_PER_DEVELOPER - 1}::int) k
     ) rows`;
   await sql`select setval(pg_get_serial_sequence('transactions', 'seq'), (select max(seq) from transactions))`;

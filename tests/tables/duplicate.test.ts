@@ -217,7 +217,7 @@ describe("the ledger's pair rules", () => {
 
     const racing = await Promise.allSettled([buyInPairInDb(db, alice.developerId, 100, seatsAt("r1"), now()), buyInPairInDb(db, alice.developerId, 100, seatsAt("r2"), now())]);
     expect(racing.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
-    const won = (racing.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ seatIds: [string, string]; transactionIds: [string, string] }>).value;
+    const won = (racing.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ seatIds: [number, number]; transactionIds: [string, string] }>).value;
     expect((racing.find((r) => r.status === "rejected") as PromiseRejectedResult).reason.code).toBe("BOT_ALREADY_SEATED");
     expect(await balanceOf(alice)).toBe(9_800);
 

@@ -39,13 +39,13 @@ describe("match writes retried after a commit whose answer was lost", () => {
     // Two developers (so the match is rated too) at a three-seat table: the match does not start by itself.
     const devs = [await h.fundedDeveloper(), await h.fundedDeveloper()];
     const table = (await h.call("POST", "/api/tables", { token: devs[0].token, body: { maxPlayers: 3, buyIn: 1000 } })).body;
-    const seated: Array<{ botId: string; seatId: string; developerId: string }> = [];
+    const seated: Array<{ botId: string; seatId: number; developerId: string }> = [];
     for (const [i, name] of ["alpha", "beta"].entries()) {
       const { token, developerId } = devs[i];
       const bot = (await h.call("POST", "/api/bots", { token, body: { name, strategy: "caller" } })).body;
       expect((await h.call("POST", `/api/tables/${table.tableId}/join`, { token, body: { botId: bot.botId } })).status).toBe(201);
-      const [seat] = await rowsOf<{ id: string }>(h.database.db, sql`select id from seats where bot_id = ${bot.botId} and status = 'open'`);
-      seated.push({ botId: bot.botId, seatId: seat.id, developerId });
+      const [seat] = await rowsOf<{ seq: string }>(h.database.db, sql`select seq from seats where bot_id = ${bot.botId} and status = 'open'`);
+      seated.push({ botId: bot.botId, seatId: Number(seat.seq), developerId });
     }
     const [alpha, beta] = seated;
     const { db, lost } = losingEveryOtherAnswer(h.database.db);
@@ -53,7 +53,7 @@ describe("match writes retried after a commit whose answer was lost", () => {
     const at = (ms: number) => new Date(h.clock.now() + ms);
     const hand = (number: number) => ({ number, history: { handNumber: number } as unknown as StoredHand, explicitCards: false });
     // The table's chunk grows with each batch (the journal writes the row again, longer): its bytes do not matter here.
-    const batch = (hands: number[], stacks: Array<[string, number]>, closures: TableBatch["closures"] = []): TableBatch => ({
+    const batch = (hands: number[], stacks: Array<[number, number]>, closures: TableBatch["closures"] = []): TableBatch => ({
       tableId: table.tableId,
       matchId,
       hands: hands.map(hand),

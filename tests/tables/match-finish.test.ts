@@ -21,7 +21,7 @@ const h = useHarness("match_finish");
 interface Seated {
   botId: string;
   developerId: string;
-  seatId: string;
+  seatId: number;
   position: number;
 }
 

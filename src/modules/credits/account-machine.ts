@@ -16,7 +16,7 @@ export type AccountOperation =
   | { kind: "claim" }
   | { kind: "buyIn"; amount: number; refs: import("./ledger").SeatRefs }
   | { kind: "buyInPair"; amount: number; refs: import("./ledger").PairSeatRefs }
-  | { kind: "cashout"; seatId: string; chips: number; refs: import("./ledger").LedgerRefs }
+  | { kind: "cashout"; seatId: number; chips: number; refs: import("./ledger").LedgerRefs }
   | { kind: "cashoutPair"; seats: [import("./ledger").SeatCashout, import("./ledger").SeatCashout] };
 
 export interface QueuedOperation {

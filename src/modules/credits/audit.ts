@@ -132,12 +132,12 @@ async function checks(read: Read): Promise<AuditReport> {
   // Each seat with its ledger rows, in one join (not a count per seat).
   const badSeats = await read<{ id: string; buy_ins: number; cashout_rows_wrong: boolean; total: number }>(
     sql`select id, buy_ins, cashout_rows_wrong, count(*) over ()::int as total from (
-          select s.id, count(t.seq) filter (where t.type = 'buy_in')::int as buy_ins,
+          select s.seq::text as id, count(t.seq) filter (where t.type = 'buy_in')::int as buy_ins,
                  case when s.status = 'closed'
                       then count(t.seq) filter (where t.type = 'cashout') <> 1 or count(t.seq) filter (where t.type = 'cashout' and t.amount = s.cashout) <> 1
                       else count(t.seq) filter (where t.type = 'cashout') > 0 end as cashout_rows_wrong
-          from seats s left join transactions t on t.seat_id = s.id
-          group by s.id) per_seat
+          from seats s left join transactions t on t.seat_seq = s.seq
+          group by s.seq) per_seat
         where buy_ins <> 1 or cashout_rows_wrong
         limit ${2 * LISTED}`,
   );

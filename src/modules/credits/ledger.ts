@@ -6,7 +6,6 @@ import { retryTransient, type RetryOptions } from "../../db/retry";
 import { invariant } from "../../lib/assert";
 import { claimableBefore } from "./faucet";
 import { AppError, errors } from "../../lib/errors";
-import { newId } from "../../lib/ids";
 import { transactionIdColumn } from "./transaction-id";
 import { ledgerStatements, type LedgerStatements, type SeatRowsSql } from "./seat-statements";
 
@@ -42,7 +41,8 @@ export interface FaucetOutcome {
 export interface BuyInOutcome {
   balance: number;
   transactionId: string;
-  seatId: string;
+  /** The seat's key (seats.seq), which its ledger rows name. */
+  seatId: number;
 }
 
 export interface CashoutOutcome {
@@ -110,7 +110,7 @@ async function buyInInDb(
 ): Promise<BuyInOutcome> {
   invariant(Number.isSafeInteger(amount) && amount > 0, "buy-in is a positive integer");
   const values = buyInValues(developerId, amount, refs, 1, now);
-  let row: { balance: string | null; recorded: string | null } | undefined;
+  let row: { balance: string | null; recorded: string | null; seat: string | null } | undefined;
   try {
     // One statement on its own: if Postgres picks it as a deadlock victim, it is simply run again.
     [row] = await retryTransient(() => buyInStatementFor(statements, refs)(db, values), NOT_AFTER_LOST_CONNECTION);
@@ -120,7 +120,7 @@ async function buyInInDb(
   if (row!.balance === null) throw await buyInRefusal(db, null, developerId, amount, refs);
   const balance = Number(row!.balance);
   invariant(balance >= 0, "balance never goes below zero");
-  return { balance, transactionId: row!.recorded!, seatId: values.seatId };
+  return { balance, transactionId: row!.recorded!, seatId: Number(row!.seat) };
 }
 
 /** Where the two seats of a duplicate pair go: copy 1's table and position, then copy 2's. */
@@ -129,7 +129,7 @@ export type PairSeatRefs = [SeatRefs, SeatRefs];
 export interface PairBuyInOutcome {
   balance: number;
   /** Copy 1's seat, then copy 2's. */
-  seatIds: [string, string];
+  seatIds: [number, number];
   transactionIds: [string, string];
 }
 
@@ -152,6 +152,7 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
   }
   let balance: number;
   const recorded: [string, string] = ["", ""];
+  const seatIds: [number, number] = [0, 0];
   try {
     balance = await retryTransient(
       () =>
@@ -162,6 +163,7 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
             if (row.balance === null) throw new Refused(i);
             last = Number(row.balance);
             recorded[i] = row.recorded!;
+            seatIds[i] = Number(row.seat);
           }
           return last;
         }),
@@ -172,16 +174,14 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
     throw await buyInRefusal(db, error instanceof Refused ? null : error, developerId, amount * (copy + 1), refs[copy]);
   }
   invariant(balance >= 0, "balance never goes below zero");
-  return { balance, seatIds: [values[0].seatId, values[1].seatId], transactionIds: recorded };
+  return { balance, seatIds, transactionIds: recorded };
 }
 
 function buyInValues(developerId: string, amount: number, refs: SeatRefs, copy: 1 | 2, now: Date) {
-  const seatId = newId("seat", now.getTime());
   return {
     ...fenceValues(refs),
     developerId,
     amount,
-    seatId,
     at: now.toISOString(),
     botId: refs.botId ?? null,
     position: refs.position ?? null,
@@ -215,7 +215,7 @@ async function buyInRefusal(db: Queryable, error: unknown, developerId: string, 
 /** Whether the bot holds an open seat (at copy `copy` of a duplicate pair only, when given). */
 async function botSeated(db: Queryable, botId: string, copy?: 1 | 2): Promise<boolean> {
   const open = and(eq(seats.botId, botId), eq(seats.status, "open"), copy === undefined ? undefined : eq(seats.copy, copy));
-  return (await db.select({ id: seats.id }).from(seats).where(open).limit(1)).length > 0;
+  return (await db.select({ seq: seats.seq }).from(seats).where(open).limit(1)).length > 0;
 }
 
 /** Closes an open seat and credits its remaining chips with a cashout row, atomically. Once per seat. */
@@ -223,7 +223,7 @@ function cashoutInDb(
   statements: LedgerStatements,
   db: Queryable,
   developerId: string,
-  seatId: string,
+  seatId: number,
   chips: number,
   refs: LedgerRefs,
   now: Date,
@@ -234,7 +234,7 @@ function cashoutInDb(
 
 /** A seat to cash out: its id, the chips it is paid, and its references. */
 export interface SeatCashout {
-  seatId: string;
+  seatId: number;
   chips: number;
   refs: LedgerRefs;
 }
@@ -263,7 +263,7 @@ async function cashoutWithin(
   statements: LedgerStatements,
   db: Queryable,
   developerId: string,
-  seatId: string,
+  seatId: number,
   chips: number,
   refs: LedgerRefs,
   now: Date,
@@ -295,10 +295,10 @@ export function seatLedger(seatRows: SeatRowsSql) {
   return {
     buyInInDb: (db: Queryable, developerId: string, amount: number, refs: SeatRefs, now: Date) => buyInInDb(statements, db, developerId, amount, refs, now),
     buyInPairInDb: (db: Db, developerId: string, amount: number, refs: PairSeatRefs, now: Date) => buyInPairInDb(statements, db, developerId, amount, refs, now),
-    cashoutInDb: (db: Queryable, developerId: string, seatId: string, chips: number, refs: LedgerRefs, now: Date) => cashoutInDb(statements, db, developerId, seatId, chips, refs, now),
+    cashoutInDb: (db: Queryable, developerId: string, seatId: number, chips: number, refs: LedgerRefs, now: Date) => cashoutInDb(statements, db, developerId, seatId, chips, refs, now),
     cashoutPairInDb: (db: Db, developerId: string, pair: [SeatCashout, SeatCashout], now: Date) => cashoutPairInDb(statements, db, developerId, pair, now),
     /** Inside the caller's transaction (match ends, hand batches, aborts): atomic on its own, no savepoint per seat. */
-    cashoutWithin: (db: Queryable, developerId: string, seatId: string, chips: number, refs: LedgerRefs, now: Date) => cashoutWithin(statements, db, developerId, seatId, chips, refs, now),
+    cashoutWithin: (db: Queryable, developerId: string, seatId: number, chips: number, refs: LedgerRefs, now: Date) => cashoutWithin(statements, db, developerId, seatId, chips, refs, now),
   };
 }
 

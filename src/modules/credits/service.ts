@@ -87,7 +87,7 @@ export class Accounts {
     return this.enqueue(developerId, { kind: "buyIn", amount, refs }) as Promise<BuyInOutcome>;
   }
 
-  cashout(developerId: string, seatId: string, chips: number, refs: LedgerRefs): Promise<CashoutOutcome> {
+  cashout(developerId: string, seatId: number, chips: number, refs: LedgerRefs): Promise<CashoutOutcome> {
     return this.enqueue(developerId, { kind: "cashout", seatId, chips, refs }) as Promise<CashoutOutcome>;
   }
 

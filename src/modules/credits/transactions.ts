@@ -41,7 +41,7 @@ export async function listTransactions(
 ): Promise<Page<TransactionView>> {
   const mine = eq(transactions.developerId, developerId);
   const after = await idCursor(db, transactions, ORDER, { id: page.before, within: mine, field: "before", unknown: "Unknown transaction cursor", named: transactionNamed });
-  const found = await keysetPage(db.select(COLUMNS).from(transactions).leftJoin(seats, eq(seats.id, transactions.seatId)).$dynamic(), { where: mine, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
+  const found = await keysetPage(db.select(COLUMNS).from(transactions).leftJoin(seats, eq(seats.seq, transactions.seatSeq)).$dynamic(), { where: mine, order: ORDER, limit: page.limit ?? PAGE.default, after }, (last) => last.id);
   const items = found.items.map((row) => ({
     transactionId: row.id,
     type: row.type,

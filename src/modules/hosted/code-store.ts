@@ -7,6 +7,7 @@
 import { and, desc, eq, inArray, isNull, max, or, sql } from "drizzle-orm";
 import { queryRows, type Db, type Queryable } from "../../db";
 import { botCodeVersions, bots, hostedLogs } from "../../db/schema";
+import { seatDeveloperOf } from "../../db/seat-developer";
 import { errors } from "../../lib/errors";
 
 /** A version of a bot's code as a match runs it: `bundled` is the script the sandbox loads. */
@@ -76,10 +77,10 @@ export async function hostedSeatsHeld(db: Queryable, developerIds: string[]): Pr
   if (developerIds.length === 0) return new Map();
   const rows = await queryRows<{ developer_id: string; held: number }>(
     db,
-    sql`select s.developer_id, count(*)::int as held from seats s
-        where s.developer_id = any(${sql.param([...new Set(developerIds)])}::text[]) and s.status = 'open' and s.bot_id is not null
+    sql`select ${seatDeveloperOf("s")} as developer_id, count(*)::int as held from seats s
+        where ${seatDeveloperOf("s")} = any(${sql.param([...new Set(developerIds)])}::text[]) and s.status = 'open' and s.bot_id is not null
           and (s.code_version is not null or exists (select 1 from bot_code_versions v join bots b on b.id = v.bot_id where v.bot_id = s.bot_id and b.unhosted_at is null))
-        group by s.developer_id`,
+        group by 1`,
   );
   return new Map(rows.map((r) => [r.developer_id, r.held]));
 }

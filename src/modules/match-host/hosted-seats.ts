@@ -31,10 +31,10 @@ export async function openHostedSeats(db: Db, play: HostedPlay, table: TableRunt
   );
 }
 
-async function pinVersions(db: Db, tableId: string, pins: Array<{ id: string; version: number }>, fence: FenceToken | null): Promise<void> {
+async function pinVersions(db: Db, tableId: string, pins: Array<{ id: number; version: number }>, fence: FenceToken | null): Promise<void> {
   await db.transaction(async (tx) => {
     await assertLease(tx, fence, [tableId]);
-    await tx.execute(sql`update seats set code_version = x.version from json_to_recordset(${JSON.stringify(pins)}::json) as x(id text, version int) where seats.id = x.id`);
+    await tx.execute(sql`update seats set code_version = x.version from json_to_recordset(${JSON.stringify(pins)}::json) as x(id bigint, version int) where seats.seq = x.id`);
   });
 }
 

@@ -97,7 +97,7 @@ export class HandJournal implements MatchStore {
     return this.failures.get(tableId);
   }
 
-  record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]): void {
+  record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<number, number>, closures: SeatClosure[]): void {
     let batch = this.pending.get(tableId);
     if (!batch) {
       batch = emptyBatch(tableId, matchId);

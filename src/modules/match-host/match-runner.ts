@@ -31,7 +31,7 @@ import { blindsAt } from "../../poker/blind-levels";
 export interface MatchStore extends HandReservations {
   /** New matches' rows (one transaction), with their first block of hand numbers reserved (table.handsReserved). */
   started(...tables: TableRuntime[]): Promise<void>;
-  record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]): void;
+  record(tableId: string, matchId: string, hand: HandRecord | null, stacks: Map<number, number>, closures: SeatClosure[]): void;
   /** A write failed: the match must stop. */
   failureOf(tableId: string): unknown;
   /** Resolves when the unwritten hands (this table's, and all of them) are few enough to play on. */
@@ -91,7 +91,7 @@ export async function playMatch(table: TableRuntime, deps: MatchDeps): Promise<v
   }
   const matchId = table.matchId!;
   const store = deps.store;
-  const record = (hand: HandRecord | null, stacks: Map<string, number>, closures: SeatClosure[]) =>
+  const record = (hand: HandRecord | null, stacks: Map<number, number>, closures: SeatClosure[]) =>
     store.record(table.tableId, matchId, hand, stacks, closures);
   const totalChips = chipsOnTable(table);
   const guard = new DealGuard(table, store, deps.leaseStanding);

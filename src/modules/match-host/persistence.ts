@@ -1,6 +1,6 @@
 import type { BlindLevel } from "../../poker/blind-levels";
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db/index";
+import { anyKeyOf, anyOf, queryRows, type Db, type Queryable, type Tx } from "../../db/index";
 import { retryTransient, type RetryOptions } from "../../db/retry";
 import { developers, matches, seats, tables, type TableConfig } from "../../db/schema";
 import type { StoredHand } from "../../poker/hand-record";
@@ -9,11 +9,13 @@ import type { StoredChunk } from "./recorded-hands";
 import { compareIds } from "../../lib/ids";
 import { SEAT_LEDGER } from "../tables/seat-rows";
 import { tableConfigOf } from "../../db/table-config";
+import { SEAT_COLUMNS } from "../../db/seat-developer";
 import { assertLease, ownedTables, type FenceToken } from "../cluster/lease";
 
 /** A seat leaving the table in a batch: closed and cashed out in the batch's transaction. */
 export interface SeatClosure {
-  seatId: string;
+  /** The seat's key (seats.seq). */
+  seatId: number;
   developerId: string;
   botId: string;
   chips: number;
@@ -36,7 +38,7 @@ export interface TableBatch {
   /** The hands as stored: each chunk they were appended to, as it stands after them (journal.ts). */
   chunks: StoredChunk[];
   /** seatId → chips after the last hand in the batch, for seats still at the table. */
-  stacks: Map<string, number>;
+  stacks: Map<number, number>;
   closures: SeatClosure[];
 }
 
@@ -140,7 +142,7 @@ export async function markMatchesStarted(db: Db, started: StartedMatch[], fence:
 export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promise<unknown>[] {
   const closures = batches
     .flatMap((batch) => batch.closures.map((closure) => ({ batch, closure })))
-    .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || compareIds(a.closure.seatId, b.closure.seatId));
+    .sort((a, b) => compareIds(a.closure.developerId, b.closure.developerId) || a.closure.seatId - b.closure.seatId);
   const statements: Promise<unknown>[] = [];
   const chunks = batches.flatMap((b) => b.chunks.map((chunk) => ({ ...chunk, matchId: b.matchId })));
   if (chunks.length > 0) statements.push(upsertChunks(tx, chunks));
@@ -148,8 +150,8 @@ export function batchStatements(tx: Tx, batches: TableBatch[], now: Date): Promi
   if (stacks.length > 0) {
     statements.push(
       tx.execute(sql`update seats set chips = x.chips
-        from jsonb_to_recordset(${JSON.stringify(stacks)}::jsonb) as x(id text, chips bigint)
-        where seats.id = x.id and seats.status = 'open'`),
+        from jsonb_to_recordset(${JSON.stringify(stacks)}::jsonb) as x(id bigint, chips bigint)
+        where seats.seq = x.id and seats.status = 'open'`),
     );
   }
   // The developers' balance rows last, after the hand rows (the bulk of the work): they are then
@@ -195,8 +197,8 @@ export async function writeBatches(db: Db, batches: TableBatch[], now: Date, fen
 async function withOpenClosures(tx: Tx, batches: TableBatch[]): Promise<TableBatch[]> {
   const seatIds = batches.flatMap((b) => b.closures.map((c) => c.seatId));
   if (seatIds.length === 0) return batches;
-  const open = await queryRows<{ id: string }>(tx, sql`select id from seats where ${anyOf(seats.id, seatIds)} and status = 'open'`);
-  const stillOpen = new Set(open.map((row) => row.id));
+  const open = await tx.select({ seq: seats.seq }).from(seats).where(and(anyKeyOf(seats.seq, seatIds), eq(seats.status, "open")));
+  const stillOpen = new Set(open.map((row) => row.seq));
   return batches.map((b) => ({ ...b, closures: b.closures.filter((c) => stillOpen.has(c.seatId)) }));
 }
 
@@ -227,14 +229,14 @@ async function abortTableOnce(db: Queryable, tableId: string, now: Date, fence: 
       tx,
       sql`select tw.match_id as twin from tables t join tables tw on tw.id = t.twin_id where t.id = ${tableId}`,
     );
-    const open = (await tx.select().from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")))).sort(
-      (a, b) => compareIds(a.developerId, b.developerId) || compareIds(a.id, b.id),
+    const open = (await tx.select(SEAT_COLUMNS).from(seats).where(and(eq(seats.tableId, tableId), eq(seats.status, "open")))).sort(
+      (a, b) => compareIds(a.developerId, b.developerId) || a.seq - b.seq,
     );
     if (open.length > 0) await lockDevelopers(tx, open.map((seat) => seat.developerId));
     const [table] = await tx.select({ status: tables.status, matchId: tables.matchId }).from(tables).where(eq(tables.id, tableId)).for("update");
     if (!table || table.status === "finished" || table.status === "aborted") return 0;
     for (const seat of open) {
-      await SEAT_LEDGER.cashoutWithin(tx, seat.developerId, seat.id, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
+      await SEAT_LEDGER.cashoutWithin(tx, seat.developerId, seat.seq, seat.chips, { botId: seat.botId, tableId, matchId: table.matchId }, now);
     }
     if (table.matchId) await tx.update(matches).set({ status: "aborted", endedAt: now }).where(eq(matches.id, table.matchId));
     if (twin !== null) await endPairWithTwin(tx, twin, deckSecret);

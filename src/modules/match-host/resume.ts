@@ -7,9 +7,10 @@ import { recordedHands } from "./hand-store";
 import { selectMatches } from "./match-rows";
 import { decodeRecorded, matchDealOf } from "./recorded-hands";
 import type { TableRow } from "../../db/table-config";
+import { SEAT_COLUMNS, type SeatRow } from "../../db/seat-developer";
 import { newSeatRuntime, TableRuntime, type DepartedSeat, type SeatRuntime } from "../tables/runtime";
 
-type SeatRow = typeof seats.$inferSelect;
+
 
 /** A duplicate table of the one-match model (before issue 32: one match, each deal twice): never resumed, aborted instead. */
 export function isLegacyDuplicate(row: TableRow): boolean {
@@ -27,12 +28,12 @@ export function isLegacyDuplicate(row: TableRow): boolean {
 export async function tablesToResume(db: Db, rows: TableRow[], timeBankMs: number, deckSeal: DeckSeal): Promise<TableRuntime[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const seatRows = await db.select().from(seats).where(anyOf(seats.tableId, ids));
+  const seatRows = await db.select(SEAT_COLUMNS).from(seats).where(anyOf(seats.tableId, ids));
   const botRows = await db.select({ id: bots.id, strategy: bots.strategy }).from(bots).where(anyOf(bots.id, [...new Set(seatRows.map((s) => s.botId!))]));
   const strategyOf = new Map(botRows.map((b) => [b.id, b.strategy as BuiltInStrategy | null]));
   const seatOf = (row: SeatRow): SeatRuntime =>
     newSeatRuntime({
-      seatId: row.id,
+      seatId: row.seq,
       position: row.position!,
       botId: row.botId!,
       developerId: row.developerId,

@@ -20,7 +20,8 @@ export interface TwinLink {
 
 /** One bot's seat at a table, as the hosting process sees it: read-only; its table (TableRuntime) changes it. */
 export interface SeatRuntime {
-  readonly seatId: string;
+  /** The seat's key (seats.seq), which its ledger rows name. */
+  readonly seatId: number;
   readonly position: number;
   readonly botId: string;
   readonly developerId: string;
