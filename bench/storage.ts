@@ -11,7 +11,7 @@
  * that moves least from run to run). The growth as written (dead versions of updated rows still in
  * the files, index pages split after the compaction) is printed beside it. BENCH_SERVER_ROOT runs
  * another checkout's server (the "before" figures: `BENCH_SERVER_ROOT=/work/wt/base bun run bench:storage`).
- * BENCH_MATCHES (per format, default 120), BENCH_MAX_HANDS (default 200), BENCH_STRATEGIES. Figures only.
+ * BENCH_MATCHES (per format, default 120), BENCH_MAX_HANDS (default 200), BENCH_STRATEGIES, BENCH_KEEP_DATABASE. Figures only.
  */
 import postgres from "postgres";
 import { join } from "node:path";
@@ -172,7 +172,9 @@ async function format(name: string, seats: number) {
   } finally {
     await sql.end();
     await server.stop();
-    await database.drop();
+    // BENCH_KEEP_DATABASE=1 leaves each format's database to look into (its URL is printed).
+    if (process.env.BENCH_KEEP_DATABASE) console.log(`${name}: database kept at ${database.url}`);
+    else await database.drop();
   }
 }
 
