@@ -8,18 +8,12 @@
 -- cleared, the same text stays on the seat: seats.id, unread). After this, nothing reads
 -- transactions.seat_id or seats.id: one path for every row, old or new.
 --
--- Size: measured 23 s for 500,000 seats and their million ledger rows (the rewrite and the
--- update; this machine, 2 cores), holding writes to both tables meanwhile. On a larger database, give the rows their
--- numbers in batches first, with every node still running the version before (it never names
--- seat_seq; a seat it opens meanwhile takes its number from the column's default; its check
--- that a buy-in names a seat still stands, so the text stays for now):
---   ALTER TABLE seats ADD COLUMN IF NOT EXISTS seq bigserial NOT NULL;
---   ALTER TABLE transactions ADD COLUMN IF NOT EXISTS seat_seq bigint;
---   UPDATE transactions t SET seat_seq = s.seq FROM seats s
---     WHERE s.id = t.seat_id AND t.seat_seq IS NULL AND t.seq BETWEEN $1 AND $2;  -- batch after batch
--- then stop every node and migrate: this file then only numbers the rows written since. The
--- texts those batches left are unread; clear them in batches afterwards, nodes running
--- (UPDATE transactions SET seat_id = NULL WHERE seat_id IS NOT NULL AND seq BETWEEN $1 AND $2).
+-- Size: measured 23 s for 500,000 seats and their million ledger rows on a 2-core machine (the
+-- rewrite of `seats`, a scan and UPDATE of `transactions`, the key's index, the check), growing
+-- with the rows; both tables are locked meanwhile, reads included: plan the downtime (every node is
+-- stopped for this migration anyway, below). The UPDATE leaves the ledger rows' old versions behind:
+-- `transactions` takes their space again as it grows once vacuum has run, or VACUUM FULL (or
+-- pg_repack) gives it back at once.
 -- Rolling deploy: nodes of the version before name seats by their text id, which seats opened
 -- since do not have: replace every node.
 ALTER TABLE "seats" ADD COLUMN IF NOT EXISTS "seq" bigserial NOT NULL;--> statement-breakpoint

@@ -13,7 +13,9 @@ export const seatDeveloperOf = (alias: string) => sql.raw(`coalesce(${alias}.dev
 /** The same for drizzle's queries, which name the table itself (`seats`, unaliased). */
 export const seatDeveloperColumn = sql<string>`${seatDeveloperOf("seats")}`;
 
-/** A seat's row with its developer: what every reader of a whole seat gets. */
-export const SEAT_COLUMNS = { ...getTableColumns(seats), developerId: seatDeveloperColumn };
+const { id: _storedBefore0030, ...seatColumns } = getTableColumns(seats);
 
-export type SeatRow = Omit<typeof seats.$inferSelect, "developerId"> & { developerId: string };
+/** A seat's row with its developer (and without the text id seats opened before migration 0030 keep, unread): what every reader of a whole seat gets. */
+export const SEAT_COLUMNS = { ...seatColumns, developerId: seatDeveloperColumn };
+
+export type SeatRow = Omit<typeof seats.$inferSelect, "developerId" | "id"> & { developerId: string };

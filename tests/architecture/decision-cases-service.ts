@@ -116,7 +116,7 @@ export const DECISION_CASES_SERVICE: DecisionCase<ServiceHarness>[] = [
       const dev = await h.fundedDeveloper();
       const bot = (await h.call("POST", "/api/bots", { token: dev.token, body: { name: "keyed", strategy: "caller" } })).body;
       const bought = await SEAT_LEDGER.buyInInDb(h.database.db, dev.developerId, 100, { botId: bot.botId, tableId: "tbl_keyed", position: 0 }, new Date());
-      const [seat] = await h.database.db.select({ ...SEAT_COLUMNS, stored: seats.developerId }).from(seats).where(eq(seats.seq, bought.seatId));
+      const [seat] = await h.database.db.select({ ...SEAT_COLUMNS, id: seats.id, stored: seats.developerId }).from(seats).where(eq(seats.seq, bought.seatId));
       c.same(seat.id, null); // no text id: the number is the key
       c.same(seat.stored, null); // a seat with a bot stores no developer
       c.same(seat.developerId, dev.developerId); // its bot's owner

@@ -142,7 +142,7 @@ export async function perDeveloperProblems(db: Queryable): Promise<string[]> {
     // Its developer is its bot's (match_players stores none either).
     sql`select p.match_id, p.bot_id from match_players p join bots b on b.id = p.bot_id
           left join (seats s join transactions t on t.seat_seq = s.seq and t.type = 'cashout') on t.match_id = p.match_id and s.bot_id = p.bot_id
-        where s.seq is null or s.status <> 'closed' or s.cashout <> p.final_chips or s.buy_in <> p.buy_in or coalesce(s.developer_id, b.developer_id) <> b.developer_id limit 20`,
+        where s.seq is null or s.status <> 'closed' or s.cashout <> p.final_chips or s.buy_in <> p.buy_in or t.developer_id <> b.developer_id limit 20`,
   );
   for (const m of mismatched) problems.push(`match ${m.match_id} bot ${m.bot_id}: seat does not match the match record`);
   const leftWaiting = await rowsOf<{ id: string }>(

@@ -100,6 +100,18 @@ describe("the audit on a generated ledger", () => {
       expected: ["seat 301: not exactly one buy_in transaction (0)", "seat 302: not exactly one buy_in transaction (2)"],
     },
     {
+      kind: "a seat whose ledger rows are another developer's",
+      corrupt: "update seats set developer_id = 'gen_d12' where seq = 553",
+      undo: "update seats set developer_id = 'gen_d11' where seq = 553",
+      expected: ["seat 553: a ledger row of another developer"],
+    },
+    {
+      kind: "a ledger row naming a seat that does not exist",
+      corrupt: "update transactions set seat_seq = 999999 where id = 'gen_t12_1'",
+      undo: "update transactions set seat_seq = 601 where id = 'gen_t12_1'",
+      expected: ["transaction gen_t12_1: names seat 999999, which does not exist", "seat 601: not exactly one buy_in transaction (0)"],
+    },
+    {
       kind: "a closed seat whose cashout row is not its recorded cashout",
       corrupt: "update seats set cashout = cashout + 1 where seq = 353",
       undo: "update seats set cashout = cashout - 1 where seq = 353",

@@ -129,23 +129,34 @@ async function checks(read: Read): Promise<AuditReport> {
   const negative = await read<{ id: string }>(sql`select id from developers where balance < 0 limit ${LISTED}`);
   for (const row of negative) problems.push(`developer ${row.id}: negative balance`);
 
-  // Each seat with its ledger rows, in one join (not a count per seat).
-  const badSeats = await read<{ id: string; buy_ins: number; cashout_rows_wrong: boolean; total: number }>(
-    sql`select id, buy_ins, cashout_rows_wrong, count(*) over ()::int as total from (
+  // Each seat with its ledger rows, in one join (not a count per seat); its developer is the one it
+  // stores, else its bot's owner (db/seat-developer.ts, written out here as a join: no look-up a seat).
+  const badSeats = await read<{ id: string; buy_ins: number; cashout_rows_wrong: boolean; others_rows: boolean; total: number }>(
+    sql`select id, buy_ins, cashout_rows_wrong, others_rows, count(*) over ()::int as total from (
           select s.seq::text as id, count(t.seq) filter (where t.type = 'buy_in')::int as buy_ins,
                  case when s.status = 'closed'
                       then count(t.seq) filter (where t.type = 'cashout') <> 1 or count(t.seq) filter (where t.type = 'cashout' and t.amount = s.cashout) <> 1
-                      else count(t.seq) filter (where t.type = 'cashout') > 0 end as cashout_rows_wrong
-          from seats s left join transactions t on t.seat_seq = s.seq
-          group by s.seq) per_seat
-        where buy_ins <> 1 or cashout_rows_wrong
+                      else count(t.seq) filter (where t.type = 'cashout') > 0 end as cashout_rows_wrong,
+                 coalesce(bool_or(t.developer_id <> coalesce(s.developer_id, b.developer_id)), false) as others_rows
+          from seats s left join bots b on b.id = s.bot_id left join transactions t on t.seat_seq = s.seq
+          group by s.seq, b.developer_id) per_seat
+        where buy_ins <> 1 or cashout_rows_wrong or others_rows
         limit ${2 * LISTED}`,
   );
   for (const row of badSeats) {
     if (row.buy_ins !== 1) problems.push(`seat ${row.id}: not exactly one buy_in transaction (${row.buy_ins})`);
     if (row.cashout_rows_wrong) problems.push(`seat ${row.id}: cashout rows do not match its status`);
+    if (row.others_rows) problems.push(`seat ${row.id}: a ledger row of another developer`);
   }
   more(badSeats[0]?.total ?? 0, badSeats.length, "seats whose ledger rows are wrong");
+
+  const seatless = await read<{ id: string; seat: string; total: number }>(
+    sql`select ${transactionIdOf("t")} as id, t.seat_seq::text as seat, count(*) over ()::int as total from transactions t
+        where t.seat_seq is not null and not exists (select 1 from seats s where s.seq = t.seat_seq)
+        limit ${LISTED}`,
+  );
+  for (const row of seatless) problems.push(`transaction ${row.id}: names seat ${row.seat}, which does not exist`);
+  more(seatless[0]?.total ?? 0, seatless.length, "transactions naming no seat");
 
   const [totals] = await read<{ developers: string; transactions: string; balances: string; seats: string; grants: string }>(
     sql`select (select count(*) from developers)::text as developers,

@@ -120,6 +120,7 @@ async function buyInInDb(
   if (row!.balance === null) throw await buyInRefusal(db, null, developerId, amount, refs);
   const balance = Number(row!.balance);
   invariant(balance >= 0, "balance never goes below zero");
+  invariant(row!.seat !== null && row!.recorded !== null, "a buy-in that debited opened its seat and wrote its row");
   return { balance, transactionId: row!.recorded!, seatId: Number(row!.seat) };
 }
 
@@ -162,7 +163,8 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
             const [row] = await buyInStatementFor(statements, ref)(tx, values[i]);
             if (row.balance === null) throw new Refused(i);
             last = Number(row.balance);
-            recorded[i] = row.recorded!;
+            invariant(row.seat !== null && row.recorded !== null, "a buy-in that debited opened its seat and wrote its row");
+            recorded[i] = row.recorded;
             seatIds[i] = Number(row.seat);
           }
           return last;
