@@ -120,8 +120,13 @@ async function buyInInDb(
   if (row!.balance === null) throw await buyInRefusal(db, null, developerId, amount, refs);
   const balance = Number(row!.balance);
   invariant(balance >= 0, "balance never goes below zero");
-  invariant(row!.seat !== null && row!.recorded !== null, "a buy-in that debited opened its seat and wrote its row");
-  return { balance, transactionId: row!.recorded!, seatId: Number(row!.seat) };
+  return { balance, ...boughtSeat(row!) };
+}
+
+/** What a buy-in statement that debited wrote: its ledger row's id and the seat it opened. */
+function boughtSeat(row: { recorded: string | null; seat: string | null }): { transactionId: string; seatId: number } {
+  invariant(row.seat !== null && row.recorded !== null, "a buy-in that debited opened its seat and wrote its row");
+  return { transactionId: row.recorded, seatId: Number(row.seat) };
 }
 
 /** Where the two seats of a duplicate pair go: copy 1's table and position, then copy 2's. */
@@ -163,9 +168,7 @@ async function buyInPairInDb(statements: LedgerStatements, db: Db, developerId: 
             const [row] = await buyInStatementFor(statements, ref)(tx, values[i]);
             if (row.balance === null) throw new Refused(i);
             last = Number(row.balance);
-            invariant(row.seat !== null && row.recorded !== null, "a buy-in that debited opened its seat and wrote its row");
-            recorded[i] = row.recorded;
-            seatIds[i] = Number(row.seat);
+            ({ transactionId: recorded[i], seatId: seatIds[i] } = boughtSeat(row));
           }
           return last;
         }),

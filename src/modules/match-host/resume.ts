@@ -10,8 +10,6 @@ import type { TableRow } from "../../db/table-config";
 import { SEAT_COLUMNS, type SeatRow } from "../../db/seat-developer";
 import { newSeatRuntime, TableRuntime, type DepartedSeat, type SeatRuntime } from "../tables/runtime";
 
-
-
 /** A duplicate table of the one-match model (before issue 32: one match, each deal twice): never resumed, aborted instead. */
 export function isLegacyDuplicate(row: TableRow): boolean {
   return row.config.duplicate === true && row.twinId === null;
