@@ -5,7 +5,6 @@
  * no id, answer a derived one that decodes to their key, and page together with the old ones.
  */
 import { describe, expect, test } from "bun:test";
-import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db } from "../../src/db";
 import * as schema from "../../src/db/schema";
@@ -15,8 +14,7 @@ import { sequenceOfTransactionId } from "../../src/modules/credits/transaction-i
 import { listTransactions, type TransactionView } from "../../src/modules/credits/transactions";
 import { AppError } from "../../src/lib/errors";
 import { digitsValue } from "../../src/lib/ids";
-import { createTestDatabase } from "../support/db";
-import { migrateToLatest, migrateUpTo } from "../support/migrations";
+import { migrateToLatest, withDatabaseMigratedUpTo } from "../support/migrations";
 
 const AT = Date.UTC(2026, 10, 20, 12);
 /** Old-shape ids (10 time digits, 16 random): three faucet grants, the last two in one millisecond. */
@@ -42,10 +40,7 @@ async function wholeList(db: Db, developerId: string, limit: number): Promise<{ 
 
 describe("migration 0028 on a ledger written before it", () => {
   test("old ids, order and cursors read the same; new rows store no id, answer one derived from their key, and page after the old", async () => {
-    const testDb = await createTestDatabase("migration_0028");
-    const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
-    try {
-      await migrateUpTo(client, "0027_z");
+    await withDatabaseMigratedUpTo("migration_0028", "0027_z", async (client) => {
       await client`insert into developers (id, email, password_hash, balance, created_at) values ('dev_x', 'x@example.com', 'x', 3000, now()), ('dev_y', 'y@example.com', 'x', 0, now())`;
       for (const row of OLD) {
         await client`insert into transactions (id, developer_id, type, amount, balance_after, created_at)
@@ -96,9 +91,6 @@ describe("migration 0028 on a ledger written before it", () => {
       const audit = await auditLedger(db);
       expect(audit.problems).toEqual([]);
       expect(audit).toMatchObject({ ok: true, transactions: 5, faucetGrants: 4000, totalBalances: 4000 });
-    } finally {
-      await client.end();
-      await testDb.drop();
-    }
+    });
   });
 });

@@ -13,8 +13,7 @@ import * as schema from "../../src/db/schema";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { listTransactions } from "../../src/modules/credits/transactions";
 import { SEAT_LEDGER } from "../../src/modules/tables/seat-rows";
-import { createTestDatabase } from "../support/db";
-import { migrateToLatest, migrateUpTo } from "../support/migrations";
+import { migrateToLatest, withDatabaseMigratedUpTo } from "../support/migrations";
 
 const AT = Date.UTC(2026, 10, 20, 12);
 const at = (ms: number) => new Date(AT + ms).toISOString();
@@ -44,10 +43,7 @@ async function seedBefore(client: postgres.Sql): Promise<void> {
 
 describe("migration 0030 on seats and a ledger written before it", () => {
   test("seats and their ledger rows are numbered, the ledger reads the same, the audit holds, an open seat is cashed out by its number", async () => {
-    const testDb = await createTestDatabase("migration_0030");
-    const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
-    try {
-      await migrateUpTo(client, "0029_z");
+    await withDatabaseMigratedUpTo("migration_0030", "0029_z", async (client) => {
       await seedBefore(client);
       const db = drizzle(client, { schema }) as unknown as Db;
       // The ledger as the version before answered it: bot and table read through the seat's text id.
@@ -96,9 +92,6 @@ describe("migration 0030 on seats and a ledger written before it", () => {
       const audit = await auditLedger(db);
       expect(audit.problems).toEqual([]);
       expect(audit).toMatchObject({ ok: true, transactions: 9 });
-    } finally {
-      await client.end();
-      await testDb.drop();
-    }
+    });
   });
 });

@@ -22,13 +22,11 @@ import { Matches } from "../../src/modules/matches/service";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db } from "../../src/db";
 import * as schema from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
-import { createTestDatabase } from "../support/db";
-import { migrateToLatest, migrateUpTo } from "../support/migrations";
+import { migrateToLatest, withDatabaseMigratedUpTo } from "../support/migrations";
 import { convertLegacyHands } from "../../src/modules/match-host/hand-conversion";
 import { recordedHands } from "../../src/modules/match-host/hand-store";
 import { decodeRecorded, matchDealOf } from "../../src/modules/match-host/recorded-hands";
@@ -248,11 +246,8 @@ describe("archive of a month", () => {
 
 describe("migration 0017 on a database that already has hands", () => {
   test("the JSON rows stay readable (hands_legacy, the view `hands`), their month gets a partition, and they convert into chunks that decode to them", async () => {
-    const testDb = await createTestDatabase("migration_0017");
-    const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
-    try {
-      // The migrations up to 0014: the schema before compact hands.
-      await migrateUpTo(client, "0014_z");
+    // The migrations up to 0014: the schema before compact hands.
+    await withDatabaseMigratedUpTo("migration_0017", "0014_z", async (client) => {
       // A completed match of 2025-03 with its hands as JSON, as the service wrote them then.
       const secret = "5e".repeat(32);
       const config = { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHands: 30, actionTimeoutMs: 2000 };
@@ -276,10 +271,7 @@ describe("migration 0017 on a database that already has hands", () => {
       expect((await client`select count(*)::int as n from hands_legacy`)[0].n).toBe(0);
       expect((await client`select tableoid::regclass::text as part from hand_chunks where match_id = ${matchId}`).map((r) => r.part)).toEqual(["hand_chunks_2025_03"]);
       expect(JSON.stringify(await served())).toBe(JSON.stringify(hands));
-    } finally {
-      await client.end();
-      await testDb.drop();
-    }
+    });
   });
 });
 

@@ -6,13 +6,11 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db } from "../../src/db";
 import * as schema from "../../src/db/schema";
 import { selectMatches } from "../../src/modules/match-host/match-rows";
-import { createTestDatabase } from "../support/db";
-import { migrateToLatest, migrateUpTo } from "../support/migrations";
+import { migrateToLatest, withDatabaseMigratedUpTo } from "../support/migrations";
 
 // Two migrations run from scratch: seconds on a loaded machine.
 setDefaultTimeout(30_000);
@@ -21,10 +19,7 @@ const CONFIG = { buyIn: 1000, smallBlind: 5, bigBlind: 10, maxPlayers: 2, maxHan
 
 describe("migrations 0024–0026: a match's config, a player's seat and its developer are no longer required", () => {
   test("old rows keep theirs and read the same; new rows go in without them", async () => {
-    const database = await createTestDatabase("migration_0024");
-    const client = postgres(database.url, { max: 1, onnotice: () => {} });
-    try {
-      await migrateUpTo(client, "0023_z");
+    await withDatabaseMigratedUpTo("migration_0024", "0023_z", async (client) => {
       await client`insert into developers (id, email, password_hash, balance, created_at) values ('dev_x', 'x@example.com', 'x', 0, now())`;
       for (const id of ["old", "new"]) {
         await client`insert into tables (id, created_by, config, status, host_id, match_id, created_at) values (${`tbl_${id}`}, 'dev_x', ${JSON.stringify(CONFIG)}::jsonb, 'finished', 'local', ${`m_${id}`}, now())`;
@@ -54,9 +49,6 @@ describe("migrations 0024–0026: a match's config, a player's seat and its deve
         const [match] = await selectMatches(db).where(eq(schema.matches.id, id));
         expect(match.config).toEqual(CONFIG);
       }
-    } finally {
-      await client.end();
-      await database.drop();
-    }
+    });
   });
 });

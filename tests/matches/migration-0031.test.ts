@@ -6,8 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import postgres from "postgres";
-import { createTestDatabase } from "../support/db";
-import { migrateToLatest, migrateUpTo } from "../support/migrations";
+import { migrateToLatest, withDatabaseMigratedUpTo } from "../support/migrations";
 
 async function seedPlayers(client: postgres.Sql): Promise<void> {
   await client`insert into developers (id, email, password_hash, balance, created_at) values ('dev_x', 'x@example.com', 'x', 0, now())`;
@@ -27,10 +26,7 @@ const keyAndIndexes = async (client: postgres.Sql) => ({
 describe("migration 0031 on a database with match players", () => {
   for (const prebuilt of [false, true]) {
     test(prebuilt ? "with the new key's index built beforehand: it becomes the key" : "by itself: the key is (match, position)", async () => {
-      const testDb = await createTestDatabase(`migration_0031_${prebuilt ? "prebuilt" : "plain"}`);
-      const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
-      try {
-        await migrateUpTo(client, "0030_z");
+      await withDatabaseMigratedUpTo(`migration_0031_${prebuilt ? "prebuilt" : "plain"}`, "0030_z", async (client) => {
         await seedPlayers(client);
         if (prebuilt) await client`create unique index concurrently match_players_match_id_position_key on match_players (match_id, position)`;
         const indexOid = async (name: string) => (await client`select oid::int as oid from pg_class where relname = ${name}`)[0]?.oid ?? null;
@@ -48,10 +44,7 @@ describe("migration 0031 on a database with match players", () => {
         const twice = await client`insert into match_players (match_id, bot_id, position, buy_in, final_chips, profit, hands_played, hands_won)
           values ('m_y', 'bot_b', 1, 1000, 1000, 0, 10, 2)`.catch((error) => error.code);
         expect(twice).toBe("23505");
-      } finally {
-        await client.end();
-        await testDb.drop();
-      }
+      });
     });
   }
 });

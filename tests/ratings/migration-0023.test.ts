@@ -11,8 +11,7 @@ import type { Db } from "../../src/db";
 import * as schema from "../../src/db/schema";
 import { auditLedger } from "../../src/modules/credits/audit";
 import { Ratings } from "../../src/modules/ratings/service";
-import { createTestDatabase } from "../support/db";
-import { migrateToLatest, migrateUpTo } from "../support/migrations";
+import { migrateToLatest, withDatabaseMigratedUpTo } from "../support/migrations";
 
 /** Rated matches: their players (bot, hands) in seat order, in rating order (rated_seq 1, 2, 3). */
 const RATED = [
@@ -52,10 +51,7 @@ const indexesOf = async (client: postgres.Sql, table: string) =>
 
 describe("migration 0023 on a database with rated matches and a ledger", () => {
   test("the rows stay, the audit holds, a bot's rating points and results by opponent read the same; the history's key is (bot, rated_seq)", async () => {
-    const testDb = await createTestDatabase("migration_0023");
-    const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
-    try {
-      await migrateUpTo(client, "0022_z");
+    await withDatabaseMigratedUpTo("migration_0023", "0022_z", async (client) => {
       await seed(client);
       const db = drizzle(client, { schema }) as unknown as Db;
       const ratings = new Ratings(db);
@@ -86,9 +82,6 @@ describe("migration 0023 on a database with rated matches and a ledger", () => {
       const duplicate = await client`insert into bot_rating_history (bot_id, match_id, rated_seq, mu, sigma, hands, sum_bb, sum_bb_squared, sum_adjusted_bb, sum_adjusted_bb_squared)
         values ('bot_a', 'm_other', 1, 25, 8, 1, 0, 0, 0, 0)`.then(() => null, (error: { code?: string }) => error.code);
       expect(duplicate).toBe("23505");
-    } finally {
-      await client.end();
-      await testDb.drop();
-    }
+    });
   });
 });

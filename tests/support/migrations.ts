@@ -2,13 +2,14 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgresClient from "postgres";
 import { MIGRATIONS_FOLDER } from "../../src/db/pglite-snapshot";
+import { createTestDatabase } from "./db";
 
 /** Applies the migrations whose tag sorts at or before `lastTag` ("0014_z": every 0014 one). */
-export async function migrateUpTo(client: postgres.Sql, lastTag: string): Promise<void> {
+export async function migrateUpTo(client: postgresClient.Sql, lastTag: string): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), `migrations-${lastTag}-`));
   try {
     const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8"));
@@ -23,6 +24,22 @@ export async function migrateUpTo(client: postgres.Sql, lastTag: string): Promis
 }
 
 /** Applies every migration still to run. */
-export async function migrateToLatest(client: postgres.Sql): Promise<void> {
+export async function migrateToLatest(client: postgresClient.Sql): Promise<void> {
   await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+}
+
+/**
+ * A migration test's scaffold: a database of its own, migrated up to `lastTag`, handed to `body` on
+ * one connection, then closed and dropped whatever the body did.
+ */
+export async function withDatabaseMigratedUpTo(label: string, lastTag: string, body: (client: postgresClient.Sql) => Promise<void>): Promise<void> {
+  const database = await createTestDatabase(label);
+  const client = postgresClient(database.url, { max: 1, onnotice: () => {} });
+  try {
+    await migrateUpTo(client, lastTag);
+    await body(client);
+  } finally {
+    await client.end();
+    await database.drop();
+  }
 }
