@@ -2,6 +2,7 @@ import type { ServerMessage, TableConfig } from "@poker-bots/protocol";
 
 type Message<T extends ServerMessage["type"]> = Extract<ServerMessage, { type: T }>;
 type ActionRequest = Message<"action_request">;
+type AcpcAnswer = { requestId: string; action: "fold" | "check" | "call" | "raise"; amount?: number };
 
 /**
  * The ACPC dealer's view of one seat (protocol 2.0.0): the gateway's messages for the bot become
@@ -19,24 +20,34 @@ export class AcpcMatchState {
   private sentLast = "";
   /** The state the bot must answer (its exact text) and the request it answers. */
   private awaited: { state: string; request: ActionRequest } | null = null;
+  /**
+   * An answer line to the current state that came before its request. The ACPC player works out
+   * its turn from the state line alone, so it may answer before the request reaches this node
+   * (a relayed table sends the opponent's action and the request as separate messages).
+   */
+  private early: string | null = null;
 
-  /** Folds one message into the hand; returns the lines to send now (empty while more may follow). */
-  receive(message: ServerMessage): void {
+  /**
+   * Folds one message into the hand (`take` gives the lines to send). For a request that an early
+   * answer line already answered, returns that answer.
+   */
+  receive(message: ServerMessage): AcpcAnswer | null {
     if (message.type === "hand_started") {
       this.hand = newHand(message);
       this.awaited = null;
+      this.early = null;
       this.push();
-      return;
+      return null;
     }
     const hand = this.hand;
     if (!hand || !("handNumber" in message) || message.handNumber !== hand.number) {
       if (message.type === "action_request") this.awaited = null;
-      return;
+      return null;
     }
     if (message.type === "action") {
-      if (message.action === "small_blind" || message.action === "big_blind" || message.action === "ante") return;
+      if (message.action === "small_blind" || message.action === "big_blind" || message.action === "ante") return null;
       const position = hand.positionOfSeat.get(message.seat);
-      if (position === undefined) return;
+      if (position === undefined) return null;
       if (message.action === "fold") hand.rounds.at(-1)!.push("f");
       else if (message.action === "raise") {
         hand.committed[position] = hand.committedBeforeRound[position]! + message.amount;
@@ -47,7 +58,7 @@ export class AcpcMatchState {
       }
       this.push();
     } else if (message.type === "street") {
-      if (message.street === "preflop") return;
+      if (message.street === "preflop") return null;
       hand.rounds.push([]);
       hand.board.push(message.cards.join(""));
       hand.committedBeforeRound = [...hand.committed];
@@ -60,7 +71,11 @@ export class AcpcMatchState {
       this.amend();
     } else if (message.type === "action_request") {
       this.awaited = { state: this.render(), request: message };
+      const early = this.early;
+      this.early = null;
+      if (early !== null) return this.answer(early);
     }
+    return null;
   }
 
   /** The lines to write now (at the end of a burst of messages). */
@@ -75,18 +90,24 @@ export class AcpcMatchState {
    * An answer line: `<the state it answers>:<f|c|r<N>>`. Null when it answers no state the bot
    * must answer now (ignored, as the dealer does); else the action for the open request, repaired
    * to the nearest legal one when it is not legal (fold when checking is free: check; a raise out
-   * of range: clamped; a raise where none is allowed: call).
+   * of range: clamped; a raise where none is allowed: call). A line answering the current state
+   * before its request has come is kept for the request (`early`).
    */
-  answer(line: string): { requestId: string; action: "fold" | "check" | "call" | "raise"; amount?: number } | null {
+  answer(line: string): AcpcAnswer | null {
     const awaited = this.awaited;
-    if (!awaited || this.hand === null) return null;
+    if (this.hand === null) return null;
     const cut = line.lastIndexOf(":");
-    if (cut < 0 || line.slice(0, cut) !== awaited.state) return null;
+    if (cut < 0) return null;
+    const state = line.slice(0, cut);
+    if (!awaited || awaited.state !== state) {
+      if (state === this.render()) this.early = line;
+      return null;
+    }
     const move = line.slice(cut + 1);
     const request = awaited.request;
     const legal = new Set(request.legalActions);
     const passive = legal.has("check") ? ("check" as const) : ("call" as const);
-    let answer: { requestId: string; action: "fold" | "check" | "call" | "raise"; amount?: number };
+    let answer: AcpcAnswer;
     if (move === "f") answer = { requestId: request.requestId, action: legal.has("check") ? "check" : "fold" };
     else if (move === "c" || move === "k") answer = { requestId: request.requestId, action: passive };
     else {

@@ -44,7 +44,9 @@ class AcpcSocket implements BotSocket {
       this.close();
       return;
     }
-    this.state.receive(message);
+    const early = this.state.receive(message);
+    // Answered before the request came: played after this message is delivered, not inside it.
+    if (early) queueMicrotask(() => this.gateway.receive(this, { type: "action", ...early }));
     if (this.flushQueued) return;
     this.flushQueued = true;
     // One burst of messages (an action, the street it closes, the hand's end) is one state line.
